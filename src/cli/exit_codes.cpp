@@ -1,0 +1,33 @@
+#include "cli/exit_codes.hpp"
+
+#include <iostream>
+
+namespace envcheck::cli
+{
+    auto exit_for(const util::Error& error) -> Exit
+    {
+        switch (error.kind)
+        {
+            case util::ErrorKind::usage:
+            case util::ErrorKind::io:
+            case util::ErrorKind::parse:
+            case util::ErrorKind::unsupported:
+            case util::ErrorKind::network:
+            case util::ErrorKind::timeout:
+                return Exit::usage;
+            case util::ErrorKind::internal:
+                return Exit::internal;
+        }
+        return Exit::internal;
+    }
+
+    auto report_error(const util::Error& error) -> int
+    {
+        std::cerr << "envcheck: error: " << error.to_string() << '\n';
+        if (!error.hint.empty())
+        {
+            std::cerr << "  hint: " << error.hint << '\n';
+        }
+        return code(exit_for(error));
+    }
+}

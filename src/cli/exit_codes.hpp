@@ -1,0 +1,29 @@
+// The one place where outcomes become exit codes. Documented in README.md ("Exit codes").
+#ifndef ENVCHECK_CLI_EXIT_CODES_HPP
+#define ENVCHECK_CLI_EXIT_CODES_HPP
+
+#include "util/error.hpp"
+
+namespace envcheck::cli
+{
+    enum class Exit : int
+    {
+        ok = 0,        // clean: no error findings, environment matches, CUDA usable
+        findings = 1,  // the check ran and found a problem (lint error, drift, failed check)
+        usage = 2,     // bad command line, or an input that cannot be read or parsed
+        internal = 3,  // a bug in envcheck
+    };
+
+    [[nodiscard]] constexpr auto code(Exit exit) -> int
+    {
+        return static_cast<int>(exit);
+    }
+
+    [[nodiscard]] auto exit_for(const util::Error& error) -> Exit;
+
+    // Prints "envcheck: error: <where>: <message>" (and the hint) on stderr; returns the exit
+    // code for the error.
+    auto report_error(const util::Error& error) -> int;
+}
+
+#endif

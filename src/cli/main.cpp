@@ -1,0 +1,73 @@
+// envcheck's entry point and its only catch site.
+#include <exception>
+#include <iostream>
+#include <map>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/command.hpp"
+#include "cli/exit_codes.hpp"
+#include "cli/version.hpp"
+
+namespace
+{
+    auto run(int argc, char** argv) -> int
+    {
+        using namespace envcheck::cli;
+        CLI::App app{"envcheck: reproducible, verifiable GPU Python environments.\n"
+                     "With no command: check ./environment.yml and the lock beside it against\n"
+                     "$CONDA_PREFIX and this machine; without an environment file, report the machine.",
+                     "envcheck"};
+        app.set_help_all_flag("--help-all", "Print help for every command");
+        bool show_version = false;
+        app.add_flag("--version", show_version, "Print the version, the CUDA runtime and the GPU architectures built in");
+        app.fallthrough(false);
+
+        std::map<const CLI::App*, Run> runners;
+        for (const auto& command : commands())
+        {
+            CLI::App* sub = app.add_subcommand(std::string(command.name), std::string(command.description));
+            runners[sub] = command.setup(*sub);
+        }
+        app.require_subcommand(0, 1);
+
+        try
+        {
+            app.parse(argc, argv);
+        }
+        catch (const CLI::ParseError& error)
+        {
+            // Help and version requests exit 0; every other parse error is bad usage.
+            const int status = app.exit(error);
+            return status == 0 ? code(Exit::ok) : code(Exit::usage);
+        }
+        if (show_version)
+        {
+            std::cout << version_text();
+            return code(Exit::ok);
+        }
+        for (const auto& [sub, runner] : runners)
+        {
+            if (sub->parsed())
+            {
+                return runner();
+            }
+        }
+        return run_default();
+    }
+}
+
+auto main(int argc, char** argv) -> int
+{
+    try
+    {
+        return run(argc, argv);
+    }
+    catch (const std::exception& error)
+    {
+        std::cerr << "envcheck: internal error: " << error.what()
+                  << "\n  This is a bug in envcheck; please report it with the command that caused it.\n";
+        return envcheck::cli::code(envcheck::cli::Exit::internal);
+    }
+}

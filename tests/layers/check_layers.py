@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""Enforces envcheck's module layering (README "Layout").
+
+Reads the module table CMake writes (layers.json: module -> kind, deps) and every source file
+under src/<module>/, and fails when:
+  * a module includes a project header of a module it does not declare as a dependency;
+  * a pure module depends on, or includes, an adapter or the cli;
+  * an adapter depends on another adapter other than the shared base `fsio`;
+  * a pure module includes a header or calls a function that reaches the world: files,
+    environment variables, the clock, processes, the network, the GPU or drivers.
+"""
+import argparse
+import json
+import pathlib
+import re
+import sys
+
+BASE_ADAPTER = "fsio"
+INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
+# Headers a pure module may not include: each one exists to reach outside the process.
+WORLD_HEADERS = re.compile(
+    r'^(fstream|filesystem|cstdio|stdio\.h|dlfcn\.h|unistd\.h|fcntl\.h|sys/.*|dirent\.h|'
+    r'curl/.*|cuda.*|nvml\.h|thread|future|random|ctime|time\.h|netdb\.h|arpa/.*|netinet/.*)$')
+WORLD_CALLS = re.compile(
+    r'\b(getenv|secure_getenv|setenv|putenv|fopen|popen|system|dlopen|'
+    r'system_clock::now|steady_clock::now|high_resolution_clock::now|current_path|'
+    r'std::ifstream|std::ofstream|std::random_device)\b\s*[(:{]?')
+
+
+def strip_comments_and_strings(text):
+    text = re.sub(r'//[^\n]*', '', text)
+    text = re.sub(r'/\*.*?\*/', '', text, flags=re.S)
+    return re.sub(r'"(?:\\.|[^"\\\n])*"', '""', text)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--src', required=True)
+    parser.add_argument('--table', required=True)
+    args = parser.parse_args()
+    table = {k: v for k, v in json.loads(pathlib.Path(args.table).read_text()).items()
+             if not k.startswith('_')}
+    src = pathlib.Path(args.src)
+    problems = []
+
+    for module, entry in sorted(table.items()):
+        kind, deps = entry['kind'], set(entry['deps'])
+        for dep in sorted(deps):
+            if dep not in table:
+                problems.append(f'{module}: depends on unknown module {dep}')
+                continue
+            dep_kind = table[dep]['kind']
+            if kind == 'pure' and dep_kind != 'pure':
+                problems.append(f'{module} (pure) depends on {dep} ({dep_kind})')
+            if kind == 'adapter' and dep_kind == 'adapter' and dep != BASE_ADAPTER:
+                problems.append(f'{module} (adapter) depends on another adapter, {dep}')
+            if dep_kind == 'root':
+                problems.append(f'{module} depends on the composition root {dep}')
+
+        folder = src / module
+        if not folder.is_dir():
+            continue  # declared, no sources yet: nothing to violate
+        for path in sorted(folder.rglob('*')):
+            if path.suffix not in {'.hpp', '.cpp', '.h', '.cuh'}:
+                continue
+            raw = path.read_text(encoding='utf-8', errors='replace')
+            rel = path.relative_to(src)
+            for bracket, header in INCLUDE.findall(raw):
+                first = header.split('/', 1)[0]
+                if bracket == '"' and '/' in header:
+                    if first == 'kernels':
+                        if module != 'gpu':
+                            problems.append(f'{rel}: includes {header}; only src/gpu may include kernels')
+                    elif first not in table:
+                        problems.append(f'{rel}: includes {header} of unknown module {first}')
+                    elif kind == 'pure' and table[first]['kind'] != 'pure':
+                        problems.append(f'{rel}: pure module includes {header} of the '
+                                        f'{table[first]["kind"]} {first}')
+                    elif first != module and first not in deps:
+                        problems.append(f'{rel}: includes {header} but {module} does not depend on {first}')
+                if kind == 'pure' and bracket == '<' and WORLD_HEADERS.match(header):
+                    problems.append(f'{rel}: pure module includes <{header}>, which reaches the world')
+            if kind == 'pure':
+                code = strip_comments_and_strings(raw)
+                for match in WORLD_CALLS.finditer(code):
+                    line = code.count('\n', 0, match.start()) + 1
+                    problems.append(f'{rel}:{line}: pure module calls {match.group(1)}')
+
+    for problem in problems:
+        print(problem)
+    print(f'{len(table)} modules checked, {len(problems)} layering problem(s)')
+    return 1 if problems else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
