@@ -1,0 +1,66 @@
+// An installed or locked package, conda or pip, as every module sees it. Fields not known for
+// a package stay empty (strings) or nullopt; nothing is guessed.
+#ifndef ENVCHECK_MODEL_PACKAGE_HPP
+#define ENVCHECK_MODEL_PACKAGE_HPP
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace envcheck::model
+{
+    enum class Manager
+    {
+        conda,
+        pip,
+    };
+
+    [[nodiscard]] auto to_string(Manager manager) -> std::string_view;
+    [[nodiscard]] auto parse_manager(std::string_view text) -> std::optional<Manager>;
+
+    // pip's direct_url.json (PEP 610): how a package installed from a URL, VCS or directory
+    // was obtained.
+    struct DirectUrl
+    {
+        std::string url;
+        std::string vcs;             // "git", "hg", ... for VCS installs
+        std::string commit_id;       // the resolved commit of a VCS install
+        std::string requested_revision;
+        std::string archive_sha256;  // archive_info.hashes.sha256, when given
+        bool editable = false;       // dir_info.editable
+
+        auto operator==(const DirectUrl&) const -> bool = default;
+    };
+
+    struct Package
+    {
+        Manager manager = Manager::conda;
+        std::string name;     // conda: the record's name; pip: METADATA's Name as written
+        std::string version;
+        std::string build;    // conda build string; empty for pip
+        std::optional<long long> build_number;
+        std::string channel;  // conda: channel URL or name as recorded
+        std::string subdir;   // "linux-64", "noarch", ...
+        std::string url;
+        std::string filename;  // the artifact's file name ("fn")
+        std::string sha256;    // of the artifact, lowercase hex
+        std::string md5;
+        std::optional<std::uint64_t> size;
+        bool requested = false;  // asked for explicitly, not pulled in as a dependency
+        std::string installer;   // pip INSTALLER ("pip", "uv", "conda"); "conda" for records
+        std::optional<DirectUrl> direct_url;
+        std::vector<std::string> depends;  // conda depends / pip Requires-Dist, as written
+        std::string source;  // where it was read, relative to the prefix or lock
+
+        auto operator==(const Package&) const -> bool = default;
+    };
+
+    // The key a package is matched by across sources: conda names as they are (conda names are
+    // lowercase by convention), pip names normalized per PEP 503 (lowercase, runs of -_. -> -).
+    [[nodiscard]] auto package_key(Manager manager, std::string_view name) -> std::string;
+    [[nodiscard]] auto package_key(const Package& package) -> std::string;
+}
+
+#endif
