@@ -1,0 +1,59 @@
+// Report formats for fleet tooling, shared by every checking command (lint, check, doctor,
+// smoke): each renders a list of model::CheckRun. Pure: the time comes in as a value.
+//
+//   junit       one <testcase> per check; fail -> <failure>, error -> <error>, skip -> <skipped>
+//   prometheus  node_exporter textfile-collector format; no sample timestamps (the collector
+//               skips files that carry any)
+//   nfd         a Node Feature Discovery local feature file (features.d/), with expiry
+//   markdown    a table per run (also the GitHub job summary)
+//   github      workflow annotations (::error / ::warning) for failing and warning checks
+#ifndef ENVCHECK_REPORT_FLEET_FORMATS_HPP
+#define ENVCHECK_REPORT_FLEET_FORMATS_HPP
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/check_result.hpp"
+
+namespace envcheck::report
+{
+    [[nodiscard]] auto render_junit(const std::vector<model::CheckRun>& runs) -> std::string;
+
+    [[nodiscard]] auto render_prometheus(const std::vector<model::CheckRun>& runs) -> std::string;
+
+    // What a node advertises to Kubernetes besides the per-check results; unknown facts are
+    // left out rather than guessed.
+    struct NodeFeatures
+    {
+        std::optional<bool> cuda_usable;
+        std::optional<std::string> driver_version;        // "580.95.05"
+        std::optional<std::string> cuda_driver_version;   // "13.0": the newest CUDA the driver runs
+        std::optional<std::string> compute_capability;    // lowest over the GPUs, "9.0"
+        std::optional<std::string> gpu_model;             // "NVIDIA H200"
+        std::optional<int> gpu_count;
+        std::optional<bool> lock_matches;
+        std::optional<bool> smoke_passed;
+    };
+
+    struct NfdOptions
+    {
+        std::string prefix = "envcheck.io";
+        std::int64_t now_unix_seconds = 0;
+        std::int64_t expiry_seconds = 3600;  // nfd-worker drops the features after this
+    };
+
+    [[nodiscard]] auto render_nfd(const std::vector<model::CheckRun>& runs, const NodeFeatures& features,
+                                  const NfdOptions& options) -> std::string;
+
+    [[nodiscard]] auto render_markdown(const std::vector<model::CheckRun>& runs) -> std::string;
+
+    [[nodiscard]] auto render_github_annotations(const std::vector<model::CheckRun>& runs) -> std::string;
+
+    // A Kubernetes label value: at most 63 characters of [A-Za-z0-9-_.], starting and ending
+    // alphanumeric; other characters become '-'. Empty when nothing valid is left.
+    [[nodiscard]] auto to_label_value(std::string_view text) -> std::string;
+}
+
+#endif
