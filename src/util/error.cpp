@@ -29,10 +29,12 @@ namespace envcheck::util
         std::string out = file;
         if (line != 0)
         {
-            out += ":" + std::to_string(line);
+            out += ':';
+            out += std::to_string(line);
             if (column != 0)
             {
-                out += ":" + std::to_string(column);
+                out += ':';
+                out += std::to_string(column);
             }
         }
         return out;
@@ -52,8 +54,14 @@ namespace envcheck::util
 
     auto ParseError::to_string() const -> std::string
     {
-        std::string out = message + " at column " + std::to_string(offset + 1) + " of '" + input
-                          + "'\n  " + input + "\n  ";
+        std::string out = message;
+        out += " at column ";
+        out += std::to_string(offset + 1);
+        out += " of '";
+        out += input;
+        out += "'\n  ";
+        out += input;
+        out += "\n  ";
         out.append(offset, ' ');
         out += '^';
         return out;

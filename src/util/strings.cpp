@@ -7,14 +7,16 @@ namespace envcheck::util
 {
     auto trim_left(std::string_view text) -> std::string_view
     {
+        // An all-blank input gives an empty view at its end, never a null view, so callers
+        // can still compute offsets from data().
         const auto start = text.find_first_not_of(whitespace);
-        return start == std::string_view::npos ? std::string_view{} : text.substr(start);
+        return start == std::string_view::npos ? text.substr(text.size()) : text.substr(start);
     }
 
     auto trim_right(std::string_view text) -> std::string_view
     {
         const auto end = text.find_last_not_of(whitespace);
-        return end == std::string_view::npos ? std::string_view{} : text.substr(0, end + 1);
+        return end == std::string_view::npos ? text.substr(0, 0) : text.substr(0, end + 1);
     }
 
     auto trim(std::string_view text) -> std::string_view

@@ -12,6 +12,12 @@ namespace
         CHECK(trim(" \t ") == "");
         CHECK(trim_left("  x ") == "x ");
         CHECK(trim_right("  x ") == "  x");
+        // Blank input gives an empty view inside the input, so offsets stay computable.
+        const std::string_view blank = "  \t ";
+        CHECK(trim(blank).data() >= blank.data());
+        CHECK(trim(blank).data() <= blank.data() + blank.size());
+        CHECK(trim_left(blank).data() == blank.data() + blank.size());
+        CHECK(trim_right(blank).data() == blank.data());
     }
 
     TEST_CASE("split and split_lines", "[util][strings]")

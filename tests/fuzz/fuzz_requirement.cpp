@@ -1,0 +1,112 @@
+// PEP 508 requirements, markers and pip requirement-file lines: whatever parses must print and
+// parse back to the same thing, and markers must evaluate (or report an error) without
+// crashing, on Linux and on Windows environments. Wheel and sdist names ride along.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "pypi/filename.hpp"
+#include "pypi/marker.hpp"
+#include "pypi/pip_line.hpp"
+#include "pypi/requirement.hpp"
+
+using envcheck::pypi::Marker;
+using envcheck::pypi::MarkerEnvironment;
+using envcheck::pypi::Requirement;
+
+namespace
+{
+    void require(bool condition)
+    {
+        if (!condition)
+        {
+            __builtin_trap();
+        }
+    }
+
+    void evaluate(const Marker& marker)
+    {
+        for (const char* subdir : { "linux-64", "win-64" })
+        {
+            auto env = envcheck::pypi::marker_environment_for(subdir, "3.12.1").value();
+            env.extra = "Dev";
+            env.extras = { "test" };
+            const auto result = marker.evaluate(env);
+            if (!result)
+            {
+                require(result.error().offset <= marker.text().size());
+            }
+        }
+    }
+
+    void check_marker(std::string_view text)
+    {
+        const auto marker = Marker::parse(text);
+        if (!marker)
+        {
+            require(marker.error().offset <= text.size());
+            return;
+        }
+        const std::string printed = marker->to_string();
+        const auto again = Marker::parse(printed);
+        require(again.has_value());
+        require(again->to_string() == printed);
+        evaluate(*marker);
+    }
+
+    void check_requirement(std::string_view text)
+    {
+        const auto req = Requirement::parse(text);
+        if (!req)
+        {
+            require(req.error().offset <= text.size());
+            return;
+        }
+        const std::string printed = req->to_string();
+        const auto again = Requirement::parse(printed);
+        require(again.has_value());
+        require(*again == *req);
+        require(again->to_string() == printed);
+        if (req->marker())
+        {
+            evaluate(*req->marker());
+        }
+    }
+
+    void check_pip_line(std::string_view text)
+    {
+        const auto line = envcheck::pypi::parse_pip_line(text);
+        if (!line)
+        {
+            require(line.error().error.offset <= text.size());
+            return;
+        }
+        (void)line->is_pinned();
+        (void)line->is_verifiable();
+        if (line->requirement && line->kind == envcheck::pypi::PipLineKind::requirement)
+        {
+            const auto again = envcheck::pypi::parse_pip_line(line->requirement->to_string());
+            require(again.has_value());
+            require(again->requirement == line->requirement);
+        }
+        if (line->marker)
+        {
+            evaluate(*line->marker);
+        }
+    }
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
+{
+    const std::string_view text(reinterpret_cast<const char*>(data), size);
+    check_requirement(text);
+    check_marker(text);
+    check_pip_line(text);
+    if (const auto wheel = envcheck::pypi::parse_wheel_filename(text))
+    {
+        require(!wheel->name.empty());
+    }
+    (void)envcheck::pypi::parse_sdist_filename(text);
+    return 0;
+}
