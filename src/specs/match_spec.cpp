@@ -1,0 +1,1350 @@
+#include "specs/match_spec.hpp"
+
+#include <algorithm>
+
+#include "specs/chars.hpp"
+#include "specs/platform.hpp"
+#include "util/strings.hpp"
+
+namespace envcheck::specs
+{
+    namespace
+    {
+        constexpr std::array<std::string_view, spec_field_count> field_keys{
+            "channel",      "subdir",         "namespace", "name", "version", "build",
+            "build_number", "track_features", "features",  "url",  "md5",     "sha256",
+            "license",      "license_family", "fn",        "when",
+        };
+
+        auto is_url(std::string_view text) -> bool
+        {
+            const auto scheme = text.find("://");
+            if (scheme == std::string_view::npos || scheme == 0)
+            {
+                return false;
+            }
+            return std::all_of(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(scheme),
+                               [](char c)
+                               { return chars::is_alnum(c) || c == '+' || c == '-' || c == '.'; });
+        }
+
+        auto package_extension(std::string_view file) -> std::string_view
+        {
+            for (const std::string_view extension : { ".tar.bz2", ".conda" })
+            {
+                // Case-insensitive: names are lowercased, so NAME.CONDA must not print as a file.
+                if (file.size() > extension.size() &&
+                    util::iequals(file.substr(file.size() - extension.size()), extension))
+                {
+                    return extension;
+                }
+            }
+            return {};
+        }
+
+        auto percent_decode(std::string_view text) -> std::string
+        {
+            auto hex = [](char c) -> int
+            {
+                if (chars::is_digit(c))
+                {
+                    return c - '0';
+                }
+                if (c >= 'a' && c <= 'f')
+                {
+                    return c - 'a' + 10;
+                }
+                if (c >= 'A' && c <= 'F')
+                {
+                    return c - 'A' + 10;
+                }
+                return -1;
+            };
+            std::string out;
+            for (std::size_t i = 0; i < text.size(); ++i)
+            {
+                if (text[i] == '%' && i + 2 < text.size() && hex(text[i + 1]) >= 0 &&
+                    hex(text[i + 2]) >= 0)
+                {
+                    out += static_cast<char>(hex(text[i + 1]) * 16 + hex(text[i + 2]));
+                    i += 2;
+                }
+                else
+                {
+                    out += text[i];
+                }
+            }
+            return out;
+        }
+
+        // "mkl, openssl" / "mkl openssl" -> {"mkl", "openssl"}: sorted, unique, no empties.
+        auto feature_set(std::string_view text) -> std::vector<std::string>
+        {
+            std::vector<std::string> features;
+            std::size_t start = 0;
+            for (std::size_t i = 0; i <= text.size(); ++i)
+            {
+                if (i == text.size() || text[i] == ',' || chars::is_space(text[i]))
+                {
+                    if (i > start)
+                    {
+                        features.emplace_back(text.substr(start, i - start));
+                    }
+                    start = i + 1;
+                }
+            }
+            std::sort(features.begin(), features.end());
+            features.erase(std::unique(features.begin(), features.end()), features.end());
+            return features;
+        }
+
+        auto feature_set(const std::vector<std::string>& list) -> std::vector<std::string>
+        {
+            std::vector<std::string> features;
+            for (const auto& entry : list)
+            {
+                for (auto& feature : feature_set(std::string_view(entry)))
+                {
+                    features.push_back(std::move(feature));
+                }
+            }
+            std::sort(features.begin(), features.end());
+            features.erase(std::unique(features.begin(), features.end()), features.end());
+            return features;
+        }
+
+        auto join(const std::vector<std::string>& parts, std::string_view separator) -> std::string
+        {
+            std::string out;
+            for (const auto& part : parts)
+            {
+                if (!out.empty())
+                {
+                    out += separator;
+                }
+                out += part;
+            }
+            return out;
+        }
+
+        // key=value for a canonical bracket list, quoted when the value needs it.
+        auto bracket_pair(std::string_view key, std::string_view value, bool force_quotes = false)
+          -> std::string
+        {
+            const bool needs_quotes = force_quotes ||
+                                      value.find_first_of(",= []\t'\"") != std::string_view::npos ||
+                                      value.empty();
+            std::string out(key);
+            out += '=';
+            if (!needs_quotes)
+            {
+                out += value;
+                return out;
+            }
+            const char quote = value.find('\'') == std::string_view::npos ? '\'' : '"';
+            out += quote;
+            out += value;
+            out += quote;
+            return out;
+        }
+
+        // Text that reads back the same as a positional field (a build written after '=').
+        auto positional_safe(std::string_view text) -> bool
+        {
+            return std::all_of(text.begin(), text.end(),
+                               [](char c) {
+                                   return chars::is_alnum(c) || c == '_' || c == '.' || c == '+' ||
+                                          c == '!';
+                               });
+        }
+
+        // A version spec as a bracket value. A lone `=V` there is read as `V*` (conda's
+        // sanitizing), which differs from `=V` when V holds a literal '*'; parentheses keep it.
+        auto bracket_version(const VersionSpec& version) -> std::string
+        {
+            std::string text = version.to_string();
+            if (text.size() > 1 && text[0] == '=' && text[1] != '=' &&
+                text.find_first_of(",|") == std::string::npos)
+            {
+                text = "(" + text + ")";
+            }
+            return text;
+        }
+
+        auto is_hex_digest(std::string_view text, std::size_t size) -> bool
+        {
+            return text.size() == size && util::is_hex(text);
+        }
+    }
+
+    auto to_string(SpecField field) -> std::string_view
+    {
+        return field_keys[static_cast<std::size_t>(field)];
+    }
+
+    auto parse_spec_field(std::string_view key) -> std::optional<SpecField>
+    {
+        for (std::size_t i = 0; i < field_keys.size(); ++i)
+        {
+            if (field_keys[i] == key)
+            {
+                return static_cast<SpecField>(i);
+            }
+        }
+        return std::nullopt;
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Parser
+    // ---------------------------------------------------------------------------------------
+
+    class MatchSpecParser
+    {
+    public:
+        explicit MatchSpecParser(std::string_view input)
+          : m_input(input)
+        {
+        }
+
+        auto run() -> util::Result<MatchSpec, util::ParseError>
+        {
+            parse();
+            if (m_error)
+            {
+                return util::unexpected(std::move(*m_error));
+            }
+            return std::move(m_spec);
+        }
+
+    private:
+        struct BracketEntry
+        {
+            SpecField field = SpecField::name;
+            std::size_t value_begin = 0;
+            std::size_t value_end = 0;
+        };
+
+        void fail(std::size_t offset, std::string message)
+        {
+            if (!m_error)
+            {
+                m_error = util::ParseError{ std::string(m_input), offset, std::move(message) };
+            }
+        }
+
+        // Re-anchors an error of a sub-parser that read m_input[offset, ...).
+        void fail_inside(std::size_t offset, const util::ParseError& error)
+        {
+            fail(offset + error.offset, error.message);
+        }
+
+        void set_span(SpecField field, std::size_t begin, std::size_t end)
+        {
+            m_spec.m_spans[static_cast<std::size_t>(field)] = TextSpan{ begin, end - begin };
+        }
+
+        auto text(std::size_t begin, std::size_t end) const -> std::string_view
+        {
+            return m_input.substr(begin, end - begin);
+        }
+
+        auto skip_space(std::size_t at, std::size_t end) const -> std::size_t
+        {
+            while (at < end && chars::is_space(m_input[at]))
+            {
+                ++at;
+            }
+            return at;
+        }
+
+        auto trim_end(std::size_t begin, std::size_t end) const -> std::size_t
+        {
+            while (end > begin && chars::is_space(m_input[end - 1]))
+            {
+                --end;
+            }
+            return end;
+        }
+
+        void parse()
+        {
+            const auto first = m_input.find_first_not_of(util::whitespace);
+            if (first == std::string_view::npos)
+            {
+                return; // conda and mamba: the empty spec matches every package
+            }
+            const std::size_t begin = first;
+            std::size_t end = m_input.find_last_not_of(util::whitespace) + 1;
+            for (std::size_t i = begin; i < end; ++i)
+            {
+                const auto c = static_cast<unsigned char>(m_input[i]);
+                if ((c < 0x20 && c != '\t') || c == 0x7f)
+                {
+                    fail(i, "invalid control character in a package spec");
+                    return;
+                }
+            }
+
+            // '#' starts a comment (or, after a package URL, a checksum); ` if ...` is cut off as
+            // conda does; what is left may be a package URL or path.
+            const auto hash = m_input.find('#', begin);
+            std::size_t head_end = trim_end(begin, hash == std::string_view::npos ? end : hash);
+            const auto condition = find_top_level(" if ", begin, head_end);
+            if (condition != std::string_view::npos)
+            {
+                m_spec.m_warnings.push_back({ condition + 1, head_end - condition - 1,
+                                              "the condition ' if ...' is ignored, as conda "
+                                              "ignores it; use [when=\"...\"]" });
+                head_end = trim_end(begin, condition);
+            }
+            if (!package_extension(text(begin, head_end)).empty())
+            {
+                const bool checksum = condition == std::string_view::npos;
+                parse_package_file(begin, head_end, checksum ? hash : std::string_view::npos, end);
+                return;
+            }
+            end = head_end;
+            if (end == begin)
+            {
+                fail(begin, "expected a package spec before the '#' comment");
+                return;
+            }
+
+            // "mkl@": conda's old way of asking for a feature.
+            if (m_input[end - 1] == '@')
+            {
+                parse_feature(begin, end - 1);
+                return;
+            }
+
+            const std::size_t positional_end = parse_brackets(begin, end);
+            if (m_error)
+            {
+                return;
+            }
+            parse_positional(begin, positional_end);
+            if (m_error)
+            {
+                return;
+            }
+            apply_brackets();
+        }
+
+        // The first `needle` outside brackets and quotes.
+        auto find_top_level(std::string_view needle, std::size_t begin, std::size_t end) const
+          -> std::size_t
+        {
+            int depth = 0;
+            char quote = '\0';
+            for (std::size_t i = begin; i < end; ++i)
+            {
+                const char c = m_input[i];
+                if (quote != '\0')
+                {
+                    quote = c == quote ? '\0' : quote;
+                    continue;
+                }
+                if (depth > 0 && (c == '\'' || c == '"'))
+                {
+                    quote = c;
+                }
+                else if (c == '[')
+                {
+                    ++depth;
+                }
+                else if (c == ']')
+                {
+                    --depth;
+                }
+                else if (depth == 0 && m_input.substr(i, needle.size()) == needle &&
+                         i + needle.size() <= end)
+                {
+                    return i;
+                }
+            }
+            return std::string_view::npos;
+        }
+
+        // The ']' matching the '[' at `open`; npos (after reporting a quote left open) if none.
+        auto find_closing_bracket(std::size_t open, std::size_t end) -> std::size_t
+        {
+            int depth = 0;
+            char quote = '\0';
+            std::size_t quote_start = 0;
+            for (std::size_t i = open; i < end; ++i)
+            {
+                const char c = m_input[i];
+                if (quote != '\0')
+                {
+                    quote = c == quote ? '\0' : quote;
+                    continue;
+                }
+                if (c == '\'' || c == '"')
+                {
+                    quote = c;
+                    quote_start = i;
+                }
+                else if (c == '[')
+                {
+                    ++depth;
+                }
+                else if (c == ']' && --depth == 0)
+                {
+                    return i;
+                }
+            }
+            if (quote != '\0')
+            {
+                fail(quote_start,
+                     std::string("missing closing ") + quote + " for this quoted value");
+            }
+            return std::string_view::npos;
+        }
+
+        // Finds the key=value block (and a legacy `channel[subdir]::` block); returns where the
+        // positional part ends.
+        auto parse_brackets(std::size_t begin, std::size_t end) -> std::size_t
+        {
+            std::size_t at = begin;
+            while (true)
+            {
+                const auto open = m_input.find('[', at);
+                if (open == std::string_view::npos || open >= end)
+                {
+                    return end;
+                }
+                const auto close = find_closing_bracket(open, end);
+                if (close == std::string_view::npos)
+                {
+                    fail(open, "missing ']' to close this '['");
+                    return end;
+                }
+                std::size_t after = skip_space(close + 1, end);
+                if (after < end && m_input[after] == ':')
+                {
+                    m_channel_bracket = { open, close };
+                    at = close + 1;
+                    continue;
+                }
+                parse_bracket_list(open, close);
+                if (after < end && m_input[after] == '(')
+                {
+                    const auto paren_close = m_input.find(')', after);
+                    if (paren_close == std::string_view::npos || paren_close >= end)
+                    {
+                        fail(after, "missing ')' to close this '('");
+                        return open;
+                    }
+                    // conda's legacy (target=..., optional) block: only `optional` means something.
+                    const std::string_view legacy = text(after + 1, paren_close);
+                    if (legacy.find("optional") != std::string_view::npos)
+                    {
+                        m_spec.m_optional = true;
+                    }
+                    after = skip_space(paren_close + 1, end);
+                }
+                if (after < end)
+                {
+                    fail(after,
+                         m_input[after] == '['
+                           ? "only one [key=value] list is allowed"
+                           : "unexpected text after the ']' that closes the [key=value] list");
+                }
+                return trim_end(begin, open);
+            }
+        }
+
+        void parse_bracket_list(std::size_t open, std::size_t close)
+        {
+            std::array<bool, spec_field_count> seen{};
+            std::size_t at = open + 1;
+            while (!m_error)
+            {
+                while (at < close && (chars::is_space(m_input[at]) || m_input[at] == ','))
+                {
+                    ++at;
+                }
+                if (at >= close)
+                {
+                    return;
+                }
+                const std::size_t key_begin = at;
+                while (at < close &&
+                       (chars::is_alnum(m_input[at]) || m_input[at] == '_' || m_input[at] == '-'))
+                {
+                    ++at;
+                }
+                const std::string_view key = text(key_begin, at);
+                if (key.empty())
+                {
+                    fail(at, std::string("expected a key=value pair, found '") + m_input[at] + "'");
+                    return;
+                }
+                if (at >= close || chars::is_space(m_input[at]) || m_input[at] == ',')
+                {
+                    if (key == "optional")
+                    {
+                        m_spec.m_optional = true; // conda's legacy bare flag
+                        continue;
+                    }
+                    fail(at, "expected '=' after '" + std::string(key) + "'");
+                    return;
+                }
+                if (m_input[at] != '=')
+                {
+                    const std::string_view rest = util::trim(text(at, close));
+                    if (key == "version" || key == "build_number")
+                    {
+                        fail(at, "expected '=' after '" + std::string(key) + "'; write " +
+                                   std::string(key) + "='" + std::string(rest) + "'");
+                    }
+                    else
+                    {
+                        fail(at, "expected '=' after '" + std::string(key) + "'");
+                    }
+                    return;
+                }
+                ++at;
+                std::size_t value_begin = at;
+                std::size_t value_end = at;
+                if (at < close && (m_input[at] == '\'' || m_input[at] == '"'))
+                {
+                    const char quote = m_input[at];
+                    const auto closing = m_input.find(quote, at + 1);
+                    if (closing == std::string_view::npos || closing >= close)
+                    {
+                        fail(at,
+                             std::string("missing closing ") + quote + " for this quoted value");
+                        return;
+                    }
+                    value_begin = at + 1;
+                    value_end = closing;
+                    at = closing + 1;
+                    if (at < close && !chars::is_space(m_input[at]) && m_input[at] != ',')
+                    {
+                        fail(at, "expected ',' or ']' after the quoted value");
+                        return;
+                    }
+                }
+                else
+                {
+                    int depth = 0;
+                    while (at < close)
+                    {
+                        const char c = m_input[at];
+                        if (depth == 0 && (chars::is_space(c) || c == ','))
+                        {
+                            break;
+                        }
+                        if (c == '\'' || c == '"')
+                        {
+                            if (depth == 0)
+                            {
+                                fail(at, "unexpected quote inside a value; quote the whole value");
+                                return;
+                            }
+                            const auto closing = m_input.find(c, at + 1);
+                            at = closing == std::string_view::npos || closing >= close
+                                   ? close
+                                   : closing + 1;
+                            continue;
+                        }
+                        depth += c == '[' ? 1 : c == ']' ? -1 : 0;
+                        ++at;
+                    }
+                    value_end = at;
+                }
+                if (value_begin == value_end || util::trim(text(value_begin, value_end)).empty())
+                {
+                    fail(value_begin, "empty value for '" + std::string(key) + "'");
+                    return;
+                }
+                const auto field = parse_spec_field(key);
+                if (!field || *field == SpecField::namespace_name)
+                {
+                    std::string message = "unknown key '" + std::string(key) + "'";
+                    std::vector<std::string> keys;
+                    for (const auto known : field_keys)
+                    {
+                        if (known != "namespace")
+                        {
+                            keys.emplace_back(known);
+                        }
+                    }
+                    if (const auto suggestion = util::closest_match(key, keys))
+                    {
+                        message += "; did you mean '" + *suggestion + "'?";
+                    }
+                    fail(key_begin, message);
+                    return;
+                }
+                auto& already = seen[static_cast<std::size_t>(*field)];
+                if (already)
+                {
+                    fail(key_begin, "'" + std::string(key) + "' is given twice");
+                    return;
+                }
+                already = true;
+                m_brackets.push_back({ *field, value_begin, value_end });
+            }
+        }
+
+        void parse_feature(std::size_t begin, std::size_t end)
+        {
+            end = trim_end(begin, end);
+            const std::string_view feature = text(begin, end);
+            if (feature.empty())
+            {
+                fail(begin, "expected a feature name before '@'");
+                return;
+            }
+            for (std::size_t i = begin; i < end; ++i)
+            {
+                const char c = m_input[i];
+                if (!chars::is_alnum(c) && c != '_' && c != '-' && c != '.')
+                {
+                    fail(i, std::string("invalid character '") + c + "' in a feature name");
+                    return;
+                }
+            }
+            m_spec.m_track_features = std::vector<std::string>{ util::to_lower(feature) };
+            set_span(SpecField::track_features, begin, end);
+        }
+
+        auto parse_name(std::size_t begin, std::size_t end) -> std::optional<StringMatcher>
+        {
+            const std::string lowered = util::to_lower(text(begin, end));
+            if (!(lowered.size() > 1 && lowered.front() == '^' && lowered.back() == '$'))
+            {
+                for (std::size_t i = 0; i < lowered.size(); ++i)
+                {
+                    const char c = lowered[i];
+                    if (!chars::is_alnum(c) && c != '.' && c != '_' && c != '-' && c != '*')
+                    {
+                        fail(begin + i, std::string("invalid character '") + m_input[begin + i] +
+                                          "' in package name");
+                        return std::nullopt;
+                    }
+                }
+                if (lowered.front() == '.' || lowered.front() == '-')
+                {
+                    fail(begin,
+                         std::string("a package name cannot start with '") + lowered.front() + "'");
+                    return std::nullopt;
+                }
+                for (const std::string_view doubled : { "..", "--" })
+                {
+                    if (const auto at = lowered.find(doubled); at != std::string::npos)
+                    {
+                        fail(begin + at,
+                             "a package name cannot contain '" + std::string(doubled) + "'");
+                        return std::nullopt;
+                    }
+                }
+            }
+            if (!package_extension(lowered).empty())
+            {
+                // Text ending in .conda or .tar.bz2 is read as a package file, never as a name.
+                fail(begin, "a package name cannot end in .conda or .tar.bz2");
+                return std::nullopt;
+            }
+            auto matcher = StringMatcher::parse(lowered);
+            if (!matcher)
+            {
+                fail_inside(begin, matcher.error());
+                return std::nullopt;
+            }
+            return std::move(matcher).value();
+        }
+
+        void set_channel(std::size_t begin, std::size_t end, SpecField span_field)
+        {
+            const std::string_view written = text(begin, end);
+            const ChannelPath path = split_subdir(written);
+            auto channel = Channel::parse(path.channel);
+            if (!channel)
+            {
+                fail_inside(begin, channel.error());
+                return;
+            }
+            m_spec.m_channel =
+              channel->is_free() ? std::nullopt : std::optional<Channel>(channel->for_spec());
+            set_span(span_field, begin, end);
+            if (path.subdir)
+            {
+                const auto subdir_begin =
+                  begin + static_cast<std::size_t>(path.subdir->data() - written.data());
+                set_subdir(subdir_begin, subdir_begin + path.subdir->size());
+            }
+        }
+
+        void set_subdir(std::size_t begin, std::size_t end)
+        {
+            auto subdir = StringMatcher::parse(util::to_lower(text(begin, end)));
+            if (!subdir)
+            {
+                fail_inside(begin, subdir.error());
+                return;
+            }
+            m_spec.m_subdir =
+              subdir->is_free() ? std::nullopt : std::optional<StringMatcher>(std::move(*subdir));
+            set_span(SpecField::subdir, begin, end);
+        }
+
+        // conda's _sanitize_version_str: without a build, `=V` is read as `V*` (so `=1.7` prints
+        // as 1.7.* and `=1.*.3` is the glob 1.*.3*, where VersionSpec alone would compare with
+        // the literal version 1.*.3).
+        void set_version(std::size_t begin, std::size_t end, bool build_present = false,
+                         std::optional<std::size_t> written_begin = std::nullopt)
+        {
+            const std::size_t span_begin = written_begin.value_or(begin);
+            const std::string_view written = text(begin, end);
+            std::string sanitized(written);
+            if (!build_present && written.size() > 1 && written[0] == '=' && written[1] != '=' &&
+                written.find_first_of(",|=", 1) == std::string_view::npos)
+            {
+                sanitized = std::string(util::trim(written.substr(1)));
+                if (sanitized.back() != '*')
+                {
+                    sanitized += '*';
+                }
+                begin = skip_space(begin + 1, end);
+            }
+            auto version = VersionSpec::parse(sanitized);
+            if (!version)
+            {
+                fail_inside(begin, version.error());
+                return;
+            }
+            for (auto warning : version->warnings())
+            {
+                warning.offset += begin;
+                m_spec.m_warnings.push_back(std::move(warning));
+            }
+            m_spec.m_version = std::move(version).value();
+            set_span(SpecField::version, span_begin, end);
+        }
+
+        auto string_matcher(std::size_t begin, std::size_t end) -> std::optional<StringMatcher>
+        {
+            auto matcher = StringMatcher::parse(text(begin, end));
+            if (!matcher)
+            {
+                fail_inside(begin, matcher.error());
+                return std::nullopt;
+            }
+            return std::move(matcher).value();
+        }
+
+        // conda's _parse_version_plus_build: the build starts after the first ' ' or '=' that
+        // follows a non-operator character (looking back over spaces) and is followed only by
+        // characters a build string may hold.
+        auto split_build(std::size_t begin, std::size_t end) const -> std::size_t
+        {
+            for (std::size_t p = begin + 1; p < end; ++p)
+            {
+                const char c = m_input[p];
+                if (c != ' ' && c != '=')
+                {
+                    continue;
+                }
+                std::size_t before = p;
+                while (before > begin && chars::is_space(m_input[before - 1]))
+                {
+                    --before;
+                }
+                if (before == begin ||
+                    std::string_view("=!|,<>~").find(m_input[before - 1]) != std::string_view::npos)
+                {
+                    continue;
+                }
+                const std::string_view tail = text(p + 1, end);
+                if (util::trim(tail).empty() ||
+                    tail.find_first_of("-=,|<>~") != std::string_view::npos)
+                {
+                    continue;
+                }
+                return p;
+            }
+            return std::string_view::npos;
+        }
+
+        void parse_positional(std::size_t begin, std::size_t end)
+        {
+            // channel:namespace:name..., split at the last two ':' as conda's rsplit(':', 2).
+            std::size_t rest = begin;
+            const auto last_colon = m_input.rfind(':', end == 0 ? 0 : end - 1);
+            if (last_colon != std::string_view::npos && last_colon >= begin)
+            {
+                const auto previous =
+                  last_colon > begin ? m_input.rfind(':', last_colon - 1) : std::string_view::npos;
+                std::size_t namespace_begin = begin;
+                if (previous != std::string_view::npos && previous >= begin)
+                {
+                    std::size_t channel_end = previous;
+                    if (m_channel_bracket && m_channel_bracket->first < previous)
+                    {
+                        const auto [open, close] = *m_channel_bracket;
+                        if (skip_space(close + 1, previous) != previous)
+                        {
+                            fail(skip_space(close + 1, previous),
+                                 "expected '::' after the [subdir] of a channel");
+                            return;
+                        }
+                        channel_end = open;
+                        set_subdir(skip_space(open + 1, close), trim_end(open + 1, close));
+                    }
+                    const std::size_t channel_begin = skip_space(begin, channel_end);
+                    channel_end = trim_end(channel_begin, channel_end);
+                    if (channel_end > channel_begin)
+                    {
+                        set_channel(channel_begin, channel_end, SpecField::channel);
+                    }
+                    namespace_begin = previous + 1;
+                }
+                const std::size_t ns_begin = skip_space(namespace_begin, last_colon);
+                const std::size_t ns_end = trim_end(ns_begin, last_colon);
+                if (ns_end > ns_begin)
+                {
+                    m_spec.m_namespace = std::string(text(ns_begin, ns_end));
+                    set_span(SpecField::namespace_name, ns_begin, ns_end);
+                }
+                rest = last_colon + 1;
+            }
+            else if (m_channel_bracket)
+            {
+                fail(m_channel_bracket->first,
+                     "expected '::' after a [subdir] that follows a channel");
+                return;
+            }
+            if (m_error)
+            {
+                return;
+            }
+
+            // The name runs to the first space or operator.
+            const std::size_t name_begin = skip_space(rest, end);
+            std::size_t name_end = name_begin;
+            while (name_end < end &&
+                   std::string_view(" \t=<>!~").find(m_input[name_end]) == std::string_view::npos)
+            {
+                ++name_end;
+            }
+            if (name_end == name_begin)
+            {
+                fail(name_begin,
+                     name_begin < end
+                       ? std::string("expected a package name before '") + m_input[name_begin] + "'"
+                       : "expected a package name");
+                return;
+            }
+            auto name = parse_name(name_begin, name_end);
+            if (!name)
+            {
+                return;
+            }
+            m_spec.m_name = std::move(*name);
+            set_span(SpecField::name, name_begin, name_end);
+
+            const std::size_t vb_begin = skip_space(name_end, end);
+            if (vb_begin == end || text(vb_begin, end) == "=")
+            {
+                return; // `numpy` or `numpy=` (conda ignores a lone trailing '=')
+            }
+            const auto separator = split_build(vb_begin, end);
+            const bool build_present = separator != std::string_view::npos;
+            std::size_t version_end = end;
+            if (separator != std::string_view::npos)
+            {
+                version_end = trim_end(vb_begin, separator);
+                const std::size_t build_begin = skip_space(separator + 1, end);
+                for (std::size_t i = build_begin; i < end; ++i)
+                {
+                    if (chars::is_space(m_input[i]))
+                    {
+                        fail(i, "unexpected text after the build string; a spec has at most three "
+                                "fields: name, version and build");
+                        return;
+                    }
+                    if (std::string_view("'\"[]").find(m_input[i]) != std::string_view::npos)
+                    {
+                        fail(i, std::string("invalid character '") + m_input[i] +
+                                  "' in a build string");
+                        return;
+                    }
+                }
+                auto build = string_matcher(build_begin, end);
+                if (!build)
+                {
+                    return;
+                }
+                m_spec.m_build = std::move(*build);
+                set_span(SpecField::build, build_begin, end);
+            }
+            std::size_t version_begin = vb_begin;
+            const std::string_view version = text(vb_begin, version_end);
+            if (version == "=" || version == "==")
+            {
+                fail(version_end, "expected a version after '" + std::string(version) + "'");
+                return;
+            }
+            // `pkg=1.8=build`: with a '='-separated build, `=1.8` is the exact version 1.8.
+            const bool fuzzy_operator =
+              version.size() > 1 && version[0] == '=' && version[1] != '=';
+            if (fuzzy_operator && separator != std::string_view::npos &&
+                m_input[separator] == '=' &&
+                version.find_first_of(",|=", 1) == std::string_view::npos)
+            {
+                version_begin = skip_space(vb_begin + 1, version_end);
+            }
+            set_version(version_begin, version_end, build_present, vb_begin);
+        }
+
+        void apply_brackets()
+        {
+            for (const auto& entry : m_brackets)
+            {
+                if (m_error)
+                {
+                    return;
+                }
+                const std::size_t begin = entry.value_begin;
+                const std::size_t end = entry.value_end;
+                const std::string_view value = text(begin, end);
+                switch (entry.field)
+                {
+                    case SpecField::channel:
+                        set_channel(begin, end, SpecField::channel);
+                        break;
+                    case SpecField::subdir:
+                        set_subdir(begin, end);
+                        break;
+                    case SpecField::name:
+                        m_spec.m_warnings.push_back(
+                          { begin, end - begin,
+                            "'name' inside brackets is ignored; the name outside them is used" });
+                        break;
+                    case SpecField::version:
+                        set_version(begin, end);
+                        break;
+                    case SpecField::build:
+                        if (auto build = string_matcher(begin, end))
+                        {
+                            m_spec.m_build = std::move(*build);
+                            set_span(SpecField::build, begin, end);
+                        }
+                        break;
+                    case SpecField::build_number:
+                    {
+                        auto build_number = BuildNumberSpec::parse(value);
+                        if (!build_number)
+                        {
+                            fail_inside(begin, build_number.error());
+                            break;
+                        }
+                        m_spec.m_build_number = std::move(build_number).value();
+                        set_span(SpecField::build_number, begin, end);
+                        break;
+                    }
+                    case SpecField::track_features:
+                        m_spec.m_track_features = feature_set(value);
+                        set_span(SpecField::track_features, begin, end);
+                        break;
+                    case SpecField::features:
+                        m_spec.m_features = feature_set(value);
+                        set_span(SpecField::features, begin, end);
+                        break;
+                    case SpecField::url:
+                        m_spec.m_url = std::string(value);
+                        set_span(SpecField::url, begin, end);
+                        break;
+                    case SpecField::md5:
+                        m_spec.m_md5 = std::string(value);
+                        set_span(SpecField::md5, begin, end);
+                        break;
+                    case SpecField::sha256:
+                        m_spec.m_sha256 = std::string(value);
+                        set_span(SpecField::sha256, begin, end);
+                        break;
+                    case SpecField::fn:
+                        m_spec.m_fn = std::string(value);
+                        set_span(SpecField::fn, begin, end);
+                        break;
+                    case SpecField::license:
+                    case SpecField::license_family:
+                        if (auto matcher = StringMatcher::parse(util::to_lower(value)))
+                        {
+                            auto& target = entry.field == SpecField::license
+                                             ? m_spec.m_license
+                                             : m_spec.m_license_family;
+                            target = std::move(matcher).value();
+                            set_span(entry.field, begin, end);
+                        }
+                        else
+                        {
+                            fail_inside(begin, matcher.error());
+                        }
+                        break;
+                    case SpecField::when:
+                        m_spec.m_when = std::string(value);
+                        set_span(SpecField::when, begin, end);
+                        break;
+                    case SpecField::namespace_name:
+                        break;
+                }
+            }
+        }
+
+        void parse_package_file(std::size_t begin, std::size_t end, std::size_t hash,
+                                std::size_t spec_end)
+        {
+            m_spec.m_package_file = true;
+            const std::string_view written = text(begin, end);
+            if (const auto quote = written.find('\'');
+                quote != std::string_view::npos && written.find('"') != std::string_view::npos)
+            {
+                fail(begin + quote, "a package path cannot contain both ' and \"");
+                return;
+            }
+            std::string url;
+            if (is_url(written))
+            {
+                url = std::string(written);
+            }
+            else
+            {
+                std::string path(written);
+                std::replace(path.begin(), path.end(), '\\', '/');
+                const bool drive =
+                  path.size() >= 3 && chars::is_alpha(path[0]) && path[1] == ':' && path[2] == '/';
+                url = drive ? "file:///" + path : path.front() == '/' ? "file://" + path : path;
+            }
+            m_spec.m_url = url;
+            set_span(SpecField::url, begin, end);
+
+            const auto slash = written.find_last_of("/\\");
+            const std::size_t fn_begin =
+              slash == std::string_view::npos ? begin : begin + slash + 1;
+            const std::string_view file_written = text(fn_begin, end);
+            std::string file = util::istarts_with(url, "file://") ? percent_decode(file_written)
+                                                                  : std::string(file_written);
+            m_spec.m_fn = file;
+            set_span(SpecField::fn, fn_begin, end);
+
+            if (hash != std::string_view::npos)
+            {
+                const std::size_t digest_begin = skip_space(hash + 1, spec_end);
+                const std::string_view digest = text(digest_begin, spec_end);
+                if (is_hex_digest(digest, 32))
+                {
+                    m_spec.m_md5 = util::to_lower(digest);
+                    set_span(SpecField::md5, digest_begin, spec_end);
+                }
+                else if (is_hex_digest(digest, 64))
+                {
+                    m_spec.m_sha256 = util::to_lower(digest);
+                    set_span(SpecField::sha256, digest_begin, spec_end);
+                }
+                else if (util::istarts_with(digest, "sha256:") &&
+                         is_hex_digest(digest.substr(7), 64))
+                {
+                    m_spec.m_sha256 = util::to_lower(digest.substr(7));
+                    set_span(SpecField::sha256, digest_begin + 7, spec_end);
+                }
+            }
+
+            const std::string_view url_view = url;
+            const auto url_slash = url_view.rfind('/');
+            const ChannelPath path = url_slash == std::string_view::npos || url_slash == 0
+                                       ? ChannelPath{}
+                                       : split_subdir(url_view.substr(0, url_slash));
+            if (!path.subdir)
+            {
+                return; // not in a channel: conda matches on url and fn only
+            }
+            auto channel = Channel::parse(path.channel);
+            if (channel)
+            {
+                channel = Channel::parse(channel->canonical_name());
+            }
+            if (!channel)
+            {
+                fail(begin, "invalid channel in package URL: " + channel.error().message);
+                return;
+            }
+            if (!channel->is_free())
+            {
+                m_spec.m_channel = std::move(channel).value();
+            }
+            m_spec.m_subdir = StringMatcher::parse(*path.subdir).value();
+
+            // name-version-build.ext: the last two '-' separate the three fields.
+            const std::string_view stem =
+              std::string_view(file_written)
+                .substr(0, file_written.size() - package_extension(file_written).size());
+            const auto build_dash = stem.rfind('-');
+            const auto version_dash = build_dash == std::string_view::npos || build_dash == 0
+                                        ? std::string_view::npos
+                                        : stem.rfind('-', build_dash - 1);
+            if (version_dash == std::string_view::npos || version_dash == 0 ||
+                !package_extension(stem).empty())
+            {
+                fail(fn_begin,
+                     "a package file is named <name>-<version>-<build>.conda or .tar.bz2");
+                return;
+            }
+            auto name = parse_name(fn_begin, fn_begin + version_dash);
+            if (!name)
+            {
+                return;
+            }
+            m_spec.m_name = std::move(*name);
+            set_span(SpecField::name, fn_begin, fn_begin + version_dash);
+            set_version(fn_begin + version_dash + 1, fn_begin + build_dash);
+            if (auto build = string_matcher(fn_begin + build_dash + 1, fn_begin + stem.size()))
+            {
+                m_spec.m_build = std::move(*build);
+                set_span(SpecField::build, fn_begin + build_dash + 1, fn_begin + stem.size());
+            }
+        }
+
+        std::string_view m_input;
+        MatchSpec m_spec;
+        std::optional<util::ParseError> m_error;
+        std::vector<BracketEntry> m_brackets;
+        std::optional<std::pair<std::size_t, std::size_t>> m_channel_bracket;
+    };
+
+    auto MatchSpec::parse(std::string_view text) -> util::Result<MatchSpec, util::ParseError>
+    {
+        MatchSpecParser parser(text);
+        return parser.run();
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Matching and printing
+    // ---------------------------------------------------------------------------------------
+
+    auto MatchSpec::matches(const PackageRecord& record) const -> bool
+    {
+        if (!m_name.matches(record.name))
+        {
+            return false;
+        }
+        if (!m_version.is_free() && !m_version.contains(record.version))
+        {
+            return false;
+        }
+        if (!m_build.matches(record.build) || !m_build_number.contains(record.build_number))
+        {
+            return false;
+        }
+        if ((m_channel && !m_channel->matches(record.channel)) ||
+            (m_subdir && !m_subdir->matches(record.subdir)))
+        {
+            return false;
+        }
+        if ((m_md5 && !util::iequals(*m_md5, record.md5)) ||
+            (m_sha256 && !util::iequals(*m_sha256, record.sha256)) ||
+            (m_url && *m_url != record.url) || (m_fn && *m_fn != record.fn))
+        {
+            return false;
+        }
+        if ((m_license && !m_license->matches(record.license)) ||
+            (m_license_family && !m_license_family->matches(record.license_family)))
+        {
+            return false;
+        }
+        if (m_track_features && *m_track_features != feature_set(record.track_features))
+        {
+            return false;
+        }
+        return !m_features || *m_features == feature_set(record.features);
+    }
+
+    auto MatchSpec::is_name_only() const -> bool
+    {
+        MatchSpec name_only;
+        name_only.m_name = m_name;
+        return m_name.is_exact() && *this == name_only;
+    }
+
+    auto MatchSpec::to_string() const -> std::string
+    {
+        std::string out;
+        std::vector<std::string> brackets;
+        const bool channel_positional = m_channel && m_channel->kind() != Channel::Kind::pattern;
+        if (channel_positional)
+        {
+            out += m_channel->to_string();
+        }
+        else if (m_channel)
+        {
+            brackets.push_back(bracket_pair("channel", m_channel->to_string()));
+        }
+        if (m_subdir)
+        {
+            // Positional only where parsing splits it off again: a known subdir.
+            if (channel_positional && m_subdir->is_exact() && is_known_subdir(m_subdir->text()))
+            {
+                out += '/' + m_subdir->text();
+            }
+            else
+            {
+                brackets.push_back(bracket_pair("subdir", m_subdir->text()));
+            }
+        }
+        if (!out.empty())
+        {
+            out += "::";
+        }
+        out += m_name.text();
+
+        bool version_exact = false;
+        if (!m_version.is_free())
+        {
+            const auto& clauses = m_version.constraints();
+            const bool single = clauses.size() == 1;
+            const VersionConstraint* clause = single ? &clauses.front() : nullptr;
+            const bool starred =
+              clause && clause->version.text().find('*') != std::string_view::npos;
+            if (clause && clause->op == VersionOperator::equal)
+            {
+                out += "==" +
+                       clause->to_string().substr(clause->written_with_operator || starred ? 2 : 0);
+                version_exact = true;
+            }
+            else if (clause && clause->op == VersionOperator::starts_with && !starred)
+            {
+                out += "=" + std::string(clause->version.text());
+            }
+            else if (clause && !m_build.is_free() &&
+                     (clause->op == VersionOperator::not_equal ||
+                      clause->op == VersionOperator::not_starts_with ||
+                      clause->op == VersionOperator::compatible))
+            {
+                brackets.push_back(bracket_pair("version", bracket_version(m_version), true));
+            }
+            else if (clause && (clause->op == VersionOperator::not_equal ||
+                                clause->op == VersionOperator::not_starts_with ||
+                                clause->op == VersionOperator::compatible))
+            {
+                out += clause->to_string();
+            }
+            else
+            {
+                brackets.push_back(bracket_pair("version", bracket_version(m_version), true));
+            }
+        }
+        if (!m_build.is_free())
+        {
+            const std::string& build = m_build.text();
+            const bool special = build.find_first_of("><$^|,") != std::string::npos;
+            if (special)
+            {
+                brackets.push_back(bracket_pair("build", build, true));
+            }
+            else if (m_build.kind() == StringMatcher::Kind::glob || !version_exact ||
+                     !positional_safe(build))
+            {
+                brackets.push_back(bracket_pair("build", build));
+            }
+            else
+            {
+                out += "=" + build;
+            }
+        }
+        if (!m_build_number.is_free())
+        {
+            brackets.push_back(bracket_pair("build_number", m_build_number.to_string()));
+        }
+        if (m_track_features)
+        {
+            brackets.push_back(bracket_pair("track_features", join(*m_track_features, " ")));
+        }
+        if (m_features)
+        {
+            brackets.push_back(bracket_pair("features", join(*m_features, " ")));
+        }
+        if (m_url && !m_channel)
+        {
+            brackets.push_back(bracket_pair("url", *m_url));
+        }
+        if (m_md5)
+        {
+            brackets.push_back(bracket_pair("md5", *m_md5));
+        }
+        if (m_sha256)
+        {
+            brackets.push_back(bracket_pair("sha256", *m_sha256));
+        }
+        if (m_license)
+        {
+            brackets.push_back(bracket_pair("license", m_license->text()));
+        }
+        if (m_license_family)
+        {
+            brackets.push_back(bracket_pair("license_family", m_license_family->text()));
+        }
+        if (m_fn && !m_url)
+        {
+            brackets.push_back(bracket_pair("fn", *m_fn));
+        }
+        if (m_when)
+        {
+            brackets.push_back(bracket_pair("when", *m_when));
+        }
+        if (m_optional)
+        {
+            brackets.emplace_back("optional");
+        }
+        if (!brackets.empty())
+        {
+            out += '[' + join(brackets, ",") + ']';
+        }
+        return out;
+    }
+
+    auto MatchSpec::conda_build_form() const -> std::string
+    {
+        std::string out = m_name.text();
+        const Version* exact = m_version.exact_version();
+        const std::string version = m_version.is_free() ? std::string()
+                                    : exact             ? std::string(exact->text())
+                                                        : m_version.to_string();
+        if (!m_build.is_free())
+        {
+            out += ' ' + (version.empty() ? std::string("*") : version) + ' ' + m_build.text();
+        }
+        else if (!version.empty())
+        {
+            out += ' ' + version;
+        }
+        return out;
+    }
+
+    auto MatchSpec::conda_env_form() const -> std::string
+    {
+        std::string out = to_string();
+        if (const auto separator = out.find("::"); separator != std::string::npos)
+        {
+            out.erase(0, separator + 2);
+        }
+        if (const auto exact = out.find("=="); exact != std::string::npos)
+        {
+            out.erase(exact, 1);
+        }
+        return out;
+    }
+
+    auto operator==(const MatchSpec& a, const MatchSpec& b) -> bool
+    {
+        return a.m_name == b.m_name && a.m_version == b.m_version && a.m_build == b.m_build &&
+               a.m_build_number == b.m_build_number && a.m_channel == b.m_channel &&
+               a.m_subdir == b.m_subdir && a.m_md5 == b.m_md5 && a.m_sha256 == b.m_sha256 &&
+               a.m_url == b.m_url && a.m_fn == b.m_fn && a.m_license == b.m_license &&
+               a.m_license_family == b.m_license_family &&
+               a.m_track_features == b.m_track_features && a.m_features == b.m_features &&
+               a.m_when == b.m_when && a.m_optional == b.m_optional;
+    }
+}

@@ -1,0 +1,45 @@
+// libFuzzer target for specs::MatchSpec::parse: never crash; the canonical string re-parses,
+// to an equal spec (package-URL specs: to the same canonical string, as conda's form drops
+// url and fn), and matching a record does not crash.
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "specs/match_spec.hpp"
+
+using envcheck::specs::MatchSpec;
+using envcheck::specs::PackageRecord;
+using envcheck::specs::Version;
+
+extern "C" auto LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) -> int
+{
+    const std::string_view text(reinterpret_cast<const char*>(data), size);
+    const auto spec = MatchSpec::parse(text);
+    if (!spec)
+    {
+        return 0;
+    }
+    const std::string printed = spec->to_string();
+    const auto again = MatchSpec::parse(printed);
+    if (!again || again->to_string() != printed || (!spec->is_package_file() && !(*again == *spec)))
+    {
+        __builtin_trap();
+    }
+    static const PackageRecord record = []
+    {
+        PackageRecord r;
+        r.name = "numpy";
+        r.version = Version::parse("1.26.4").value();
+        r.build = "py312h8753938_0";
+        r.build_number = 0;
+        r.channel = "https://conda.anaconda.org/conda-forge/";
+        r.subdir = "linux-64";
+        r.md5 = "0123456789abcdef0123456789abcdef";
+        r.track_features = { "mkl" };
+        return r;
+    }();
+    (void)spec->matches(record);
+    (void)spec->conda_build_form();
+    (void)spec->conda_env_form();
+    return 0;
+}

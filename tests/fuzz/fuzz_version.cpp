@@ -1,0 +1,54 @@
+// libFuzzer target for specs::Version::parse: never crash; whatever parses re-parses from its
+// text to an equal version, and the order stays consistent with a few fixed versions.
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "specs/version.hpp"
+
+using envcheck::specs::Version;
+
+extern "C" auto LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) -> int
+{
+    const std::string_view text(reinterpret_cast<const char*>(data), size);
+    const auto version = Version::parse(text);
+    if (!version)
+    {
+        return 0;
+    }
+    const auto again = Version::parse(version->to_string());
+    if (!again || !(*again == *version) || again->to_string() != version->to_string())
+    {
+        __builtin_trap();
+    }
+    if (!version->starts_with(*version) || !(*version <= *version))
+    {
+        __builtin_trap();
+    }
+    static const Version fixed[] = { Version::parse("0").value(), Version::parse("1.2.3").value(),
+                                     Version::parse("1.2.3post1").value(),
+                                     Version::parse("1!0.1dev").value(),
+                                     Version::parse("1.0+local.2").value() };
+    for (const auto& other : fixed)
+    {
+        const bool less = *version < other;
+        const bool greater = *version > other;
+        const bool equal = *version == other;
+        if (static_cast<int>(less) + static_cast<int>(greater) + static_cast<int>(equal) != 1)
+        {
+            __builtin_trap();
+        }
+        (void)version->starts_with(other);
+        (void)other.starts_with(*version);
+        (void)version->compatible_with(other);
+    }
+    if (const auto floor = version->prefix_floor())
+    {
+        const auto ceiling = version->next_prefix_bound();
+        if (!ceiling || !(*floor < *version) || !(*version < *ceiling))
+        {
+            __builtin_trap();
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,354 @@
+#include <string>
+#include <vector>
+
+#include "specs/match_spec.hpp"
+#include "tests/catch.hpp"
+
+using envcheck::specs::MatchSpec;
+using envcheck::specs::PackageRecord;
+using envcheck::specs::SpecField;
+using envcheck::specs::Version;
+
+namespace
+{
+    auto spec(const std::string& text) -> MatchSpec
+    {
+        auto parsed = MatchSpec::parse(text);
+        INFO("spec '" << text << "'" << (parsed ? "" : ": " + parsed.error().to_string()));
+        REQUIRE(parsed.has_value());
+        return std::move(parsed).value();
+    }
+
+    auto record(const std::string& name, const std::string& version, const std::string& build,
+                const std::string& channel = "https://conda.anaconda.org/conda-forge/",
+                const std::string& subdir = "linux-64") -> PackageRecord
+    {
+        PackageRecord r;
+        r.name = name;
+        r.version = Version::parse(version).value();
+        r.build = build;
+        r.channel = channel;
+        r.subdir = subdir;
+        return r;
+    }
+
+    TEST_CASE("MatchSpec::parse exact vs fuzzy (CEP 29 table)", "[specs][MatchSpec]")
+    {
+        // CEP 29 "Version expression parsing": each block is one meaning. The CEP also lists
+        // `pkg ==1.8.* *` as fuzzy; conda and rattler read it as ==1.8 (the '.*' ignored with a
+        // warning), and so do we.
+        const std::vector<std::string> fuzzy = {
+            "pkg=1.8",      "pkg =1.8",           "pkg 1.8.*",
+            "pkg 1.8.* *",  "pkg=1.8.*",          "pkg=1.8.*=*",
+            "pkg =1.8.* *", "pkg[version=1.8.*]", "pkg[version=\"1.8.*\"]",
+            "pkg =1.8 *"
+        };
+        const std::vector<std::string> exact = { "pkg 1.8",          "pkg 1.8 *",
+                                                 "pkg==1.8",         "pkg=1.8=*",
+                                                 "pkg==1.8=*",       "pkg ==1.8 *",
+                                                 "pkg[version=1.8]", "pkg[version=\"1.8\"]" };
+        for (const auto& group : { fuzzy, exact })
+        {
+            for (const auto& text : group)
+            {
+                CAPTURE(text, group.front());
+                CHECK(spec(text) == spec(group.front()));
+            }
+        }
+        CHECK_FALSE(spec(fuzzy.front()) == spec(exact.front()));
+        CHECK(spec("pkg=1.8").matches(record("pkg", "1.8.2", "0")));
+        CHECK_FALSE(spec("pkg 1.8").matches(record("pkg", "1.8.2", "0")));
+
+        // With a build: `name=ver=build`, `name==ver=build`, `name ver build` are exact;
+        // `name =ver build` is fuzzy (CEP 29; conda's code would make it exact).
+        CHECK(spec("pkg=1.8=b1").version() == spec("pkg 1.8 b1").version());
+        CHECK(spec("pkg==1.8=b1").version() == spec("pkg 1.8 b1").version());
+        CHECK(spec("pkg =1.8 b1").version() == spec("pkg=1.8").version());
+        CHECK(spec("pkg=1.8=b1").version().exact_version() != nullptr);
+    }
+
+    TEST_CASE("MatchSpec::parse fields", "[specs][MatchSpec]")
+    {
+        const MatchSpec a = spec("conda-forge::numpy>=1.26,<2");
+        REQUIRE(a.channel().has_value());
+        CHECK(a.channel()->name() == "conda-forge");
+        CHECK(a.name().text() == "numpy");
+        CHECK(a.version().to_string() == ">=1.26,<2");
+        CHECK(a.build().is_free());
+
+        const MatchSpec b = spec("conda-forge/linux-64::python 3.8.* *_cpython");
+        CHECK(b.subdir()->text() == "linux-64");
+        CHECK(b.build().text() == "*_cpython");
+
+        const MatchSpec c = spec("pytorch=*=cuda*");
+        CHECK(c.version().is_free());
+        CHECK(c.build().text() == "cuda*");
+        CHECK(c.matches(record("pytorch", "2.1.0", "cuda118_py310h0_300")));
+        CHECK_FALSE(c.matches(record("pytorch", "2.1.0", "cpu_py310h0_0")));
+
+        const MatchSpec d = spec("python >=3.8,<3.10");
+        CHECK(d.matches(record("python", "3.9.18", "h0_0")));
+        CHECK_FALSE(d.matches(record("python", "3.10.0", "h0_0")));
+
+        const MatchSpec e = spec("*/linux-64::foo>=1.0");
+        CHECK_FALSE(e.channel().has_value());
+        CHECK(e.subdir()->text() == "linux-64");
+
+        const MatchSpec f = spec("conda-forge:pypi:xtensor==0.12.3");
+        CHECK(f.namespace_name() == "pypi");
+        CHECK(f.channel()->name() == "conda-forge");
+
+        const MatchSpec g =
+          spec("numpy[version='>=1,<2', build_number='>=3', md5=ABCDEF, license='bsd*']");
+        CHECK(g.version().to_string() == ">=1,<2");
+        CHECK(g.build_number().to_string() == ">=3");
+        CHECK(g.md5() == "ABCDEF");
+        CHECK(g.license()->text() == "bsd*");
+
+        const MatchSpec h = spec("numpy 1.8 py27_0[version=1.9, build='3']"); // brackets win
+        CHECK(h.version() == spec("numpy==1.9").version());
+        CHECK(h.build().text() == "3");
+
+        const MatchSpec i = spec("conda-forge[noarch]::tzdata"); // pre-CEP channel[subdir]
+        CHECK(i.subdir()->text() == "noarch");
+        CHECK(i.channel()->name() == "conda-forge");
+
+        CHECK(spec("numpy*").name().kind() == envcheck::specs::StringMatcher::Kind::glob);
+        CHECK(spec("*").name().is_free());
+        CHECK(spec("").name().is_free());
+        CHECK(spec("GDAL").name().text() == "gdal");
+        CHECK(spec("numpy=").version().is_free()); // conda ignores a trailing '='
+        CHECK(spec("mkl@").track_features() == std::vector<std::string>{ "mkl" });
+        CHECK(spec("blas[track_features='mkl openssl,mkl']").track_features() ==
+              std::vector<std::string>{ "mkl", "openssl" });
+        CHECK(spec("foo[build=3](target=blarg,optional)").is_optional());
+        CHECK(spec("foo[optional]").is_optional());
+        CHECK(spec("pkg[when=\"__linux\"]").when() == "__linux");
+        CHECK(spec("numpy  # a comment").name().text() == "numpy");
+        CHECK(spec("xtensor      >=       0.12.3").version().to_string() == ">=0.12.3");
+        CHECK(spec("numpy").is_name_only());
+        CHECK_FALSE(spec("numpy>=1").is_name_only());
+    }
+
+    TEST_CASE("MatchSpec::parse package URLs and paths", "[specs][MatchSpec]")
+    {
+        const MatchSpec url =
+          spec("https://conda.anaconda.org/conda-forge/linux-64/numpy-1.26.4-py312h8753938_0.conda"
+               "#0123456789abcdef0123456789ABCDEF");
+        CHECK(url.is_package_file());
+        CHECK(url.channel()->to_string() == "conda-forge");
+        CHECK(url.subdir()->text() == "linux-64");
+        CHECK(url.name().text() == "numpy");
+        CHECK(url.version().exact_version()->to_string() == "1.26.4");
+        CHECK(url.build().text() == "py312h8753938_0");
+        CHECK(url.fn() == "numpy-1.26.4-py312h8753938_0.conda");
+        CHECK(url.md5() == "0123456789abcdef0123456789abcdef");
+        CHECK(url.to_string() ==
+              "conda-forge/"
+              "linux-64::numpy==1.26.4=py312h8753938_0[md5=0123456789abcdef0123456789abcdef]");
+
+        const MatchSpec defaults =
+          spec("https://repo.anaconda.com/pkgs/main/linux-64/_license-1.1-py27_1.tar.bz2");
+        CHECK(defaults.channel()->to_string() == "defaults");
+
+        const MatchSpec path = spec("/srv/bld/linux-64/foo-1.0-py27_0.tar.bz2");
+        CHECK(path.url() == "file:///srv/bld/linux-64/foo-1.0-py27_0.tar.bz2");
+        CHECK(path.name().text() == "foo");
+
+        const MatchSpec windows = spec("C:\\bld\\linux-64\\foo-1.0-py27_0.tar.bz2");
+        CHECK(windows.url() == "file:///C:/bld/linux-64/foo-1.0-py27_0.tar.bz2");
+
+        const MatchSpec loose = spec("https://example.com/files/foo-1.0-0.tar.bz2"); // no subdir
+        CHECK(loose.name().is_free());
+        CHECK(loose.fn() == "foo-1.0-0.tar.bz2");
+        CHECK(loose.to_string() == "*[url=https://example.com/files/foo-1.0-0.tar.bz2]");
+    }
+
+    TEST_CASE("MatchSpec::to_string is conda's canonical form (CEP 29 examples)",
+              "[specs][MatchSpec]")
+    {
+        struct Case
+        {
+            const char* spec;
+            const char* canonical;
+        };
+        const std::vector<Case> table = {
+            { "foo 1.0 py27_0", "foo==1.0=py27_0" },
+            { "foo=1.0=py27_0", "foo==1.0=py27_0" },
+            { "conda-forge::foo[version=1.0.*]", "conda-forge::foo=1.0" },
+            { "conda-forge/linux-64::foo>=1.0", "conda-forge/linux-64::foo[version='>=1.0']" },
+            { "*/linux-64::foo>=1.0", "foo[subdir=linux-64,version='>=1.0']" },
+            { "numpy 1.7*", "numpy=1.7" },
+            { "numpy=1.7=py3*_2", "numpy==1.7[build=py3*_2]" },
+            { "numpy!=1.10 py38_0", "numpy[version='!=1.10',build=py38_0]" },
+            { "numpy ~=1.10.1", "numpy~=1.10.1" },
+            { "pkgs/main::numpy", "defaults::numpy" },
+            { "numpy[channel=conda-*]", "numpy[channel=conda-*]" },
+            { "numpy 1.*.1", "numpy[version='1.*.1']" }, // conda would write numpy==1.*.1
+            { "pkg=1.8=*", "pkg==1.8" },
+            { "numpy[build_number='>=3',md5=abc]", "numpy[build_number='>=3',md5=abc]" },
+            { "foo[fn='test 123.tar.bz2']", "foo[fn='test 123.tar.bz2']" },
+            { "pkg[when=\"__linux\"]", "pkg[when=__linux]" },
+            { "pkg[optional]", "pkg[optional]" },
+        };
+        for (const auto& c : table)
+        {
+            CAPTURE(c.spec);
+            const MatchSpec parsed = spec(c.spec);
+            CHECK(parsed.to_string() == c.canonical);
+            CHECK(spec(parsed.to_string()) == parsed);
+        }
+        CHECK(spec("conda-forge::numpy==1.21.0=py39h1234567_0").conda_env_form() ==
+              "numpy=1.21.0=py39h1234567_0");
+        CHECK(spec("numpy=1.7.*=py37_2").conda_build_form() == "numpy 1.7.* py37_2");
+        CHECK(spec("python * *123*").conda_build_form() == "python * *123*");
+    }
+
+    TEST_CASE("MatchSpec round trip", "[specs][MatchSpec]")
+    {
+        for (const std::string text :
+             { "numpy", "numpy>=1.26,<2", "conda-forge::numpy>=1.26,<2", "python=3.10",
+               "python 3.10.*", "pytorch=*=cuda*", "pytorch=2.1=cuda*", "libblas=*=*mkl",
+               "_libgcc_mutex 0.1 conda_forge", "conda-forge/linux-64::openssl==3.1.4=hd590300_0",
+               "https://repo.anaconda.com/pkgs/main::numpy",
+               "numpy[version='>=1.8,<2|1.9',build=py*,build_number=3]",
+               "pkg[track_features='mkl avx']", "*[md5=0123456789abcdef0123456789abcdef]",
+               "numpy!=1.10.*", "cuda-version >=12,<13", "foo[license=MIT,license_family=mit]",
+               "foo[channel=conda-forge/osx-arm64]" })
+        {
+            CAPTURE(text);
+            const MatchSpec parsed = spec(text);
+            const MatchSpec again = spec(parsed.to_string());
+            CHECK(again == parsed);
+            CHECK(again.to_string() == parsed.to_string());
+        }
+    }
+
+    TEST_CASE("MatchSpec spans point into the text", "[specs][MatchSpec]")
+    {
+        const std::string text = "conda-forge::numpy>=1.26,<2";
+        const MatchSpec a = spec(text);
+        auto at = [&](SpecField field)
+        {
+            const auto span = a.span(field);
+            REQUIRE(span.has_value());
+            return text.substr(span->offset, span->length);
+        };
+        CHECK(at(SpecField::channel) == "conda-forge");
+        CHECK(at(SpecField::name) == "numpy");
+        CHECK(at(SpecField::version) == ">=1.26,<2");
+        CHECK_FALSE(a.span(SpecField::build).has_value());
+
+        const std::string text2 = "pytorch=2.1=cuda*[build_number='>=300']";
+        const MatchSpec b = spec(text2);
+        const auto build = b.span(SpecField::build).value();
+        CHECK(text2.substr(build.offset, build.length) == "cuda*");
+        const auto number = b.span(SpecField::build_number).value();
+        CHECK(text2.substr(number.offset, number.length) == ">=300");
+        const auto version = b.span(SpecField::version).value();
+        CHECK(text2.substr(version.offset, version.length) == "=2.1");
+    }
+
+    TEST_CASE("MatchSpec::parse negative", "[specs][MatchSpec]")
+    {
+        struct Bad
+        {
+            const char* spec;
+            std::size_t offset;
+            const char* message;
+        };
+        const std::vector<Bad> table = {
+            { "numpy>=", 7, "expected a version after '>='" },
+            { "numpy >=1.2,", 12, "expected a version constraint after ','" },
+            { ">=1.0", 0, "expected a package name before '>'" },
+            { "!xyz 1.3", 0, "expected a package name before '!'" },
+            { "pack@ge", 4, "invalid character '@' in package name" },
+            { "pkg..name", 3, "a package name cannot contain '..'" },
+            { "-pkg", 0, "a package name cannot start with '-'" },
+            { "numpy 1.2 py_0 extra", 14, "at most three fields" },
+            { "numpy[version>2]", 13, "expected '=' after 'version'; write version='>2'" },
+            { "numpy[versoin=2]", 6, "unknown key 'versoin'; did you mean 'version'?" },
+            { "numpy[build=1,build=2]", 14, "'build' is given twice" },
+            { "numpy[build=]", 12, "empty value for 'build'" },
+            { "numpy[version='1.2]", 14, "missing closing '" },
+            { "numpy[version=1.2", 5, "missing ']'" },
+            { "numpy[build=1][version=2]", 14, "only one [key=value] list is allowed" },
+            { "numpy[build=1] 1.2", 15, "unexpected text after the ']'" },
+            { "conda-forge::::numpy", 11, "unexpected ':' in a channel" },
+            { "numpy ==", 8, "expected a version after '=='" },
+            { "numpy 1.2.3<4", 11, "invalid character '<' in version" },
+            { "numpy[version='~=1']", 17, "'~=' needs a version with at least two components" },
+            { "^(aaaa$", 1, "missing ')'" },
+            { "https://x/linux-64/numpy.conda", 19, "<name>-<version>-<build>" },
+        };
+        for (const auto& bad : table)
+        {
+            CAPTURE(bad.spec);
+            const auto parsed = MatchSpec::parse(bad.spec);
+            REQUIRE_FALSE(parsed.has_value());
+            CHECK(parsed.error().offset == bad.offset);
+            CHECK(parsed.error().message.find(bad.message) != std::string::npos);
+        }
+        // The message a user sees, with the column.
+        CHECK(MatchSpec::parse("numpy>=").error().to_string().rfind(
+                "expected a version after '>=' at column 8 of 'numpy>='", 0) == 0);
+    }
+
+    TEST_CASE("MatchSpec warnings", "[specs][MatchSpec]")
+    {
+        CHECK(spec("numpy>=1.8.*").warnings().size() == 1);
+        CHECK(spec("numpy>=1.8.*").warnings()[0].offset == 10);
+        CHECK(spec("numpy[name=torch]").name().text() == "numpy");
+        CHECK(spec("numpy[name=torch]").warnings().size() == 1);
+        CHECK(spec("numpy >=1 if python").warnings().size() == 1);
+        CHECK(spec("numpy >=1 if python").version().to_string() == ">=1");
+        CHECK(spec("numpy>=1").warnings().empty());
+    }
+
+    TEST_CASE("MatchSpec::matches", "[specs][MatchSpec]")
+    {
+        const PackageRecord numpy = record("numpy", "1.26.4", "py312h8753938_0");
+        CHECK(spec("numpy").matches(numpy));
+        CHECK(spec("NumPy").matches(numpy));
+        CHECK(spec("num*").matches(numpy));
+        CHECK_FALSE(spec("scipy").matches(numpy));
+        CHECK(spec("conda-forge::numpy").matches(numpy));
+        CHECK(spec("https://conda.anaconda.org/conda-forge::numpy").matches(numpy));
+        CHECK_FALSE(spec("defaults::numpy").matches(numpy));
+        CHECK(spec("conda-forge/linux-64::numpy").matches(numpy));
+        CHECK_FALSE(spec("conda-forge/osx-arm64::numpy").matches(numpy));
+        CHECK(
+          spec("numpy[build=PY312*]").matches(numpy)); // build strings: case-insensitive (CEP 29)
+        CHECK(spec("numpy[build='^py3[0-9]+h.*$']").matches(numpy));
+        CHECK_FALSE(spec("numpy[build='^py2.*$']").matches(numpy));
+
+        PackageRecord defaults =
+          record("numpy", "1.26.4", "py312h0_0", "https://repo.anaconda.com/pkgs/main/linux-64");
+        CHECK(spec("defaults::numpy").matches(defaults));
+        CHECK(spec("pkgs/main::numpy").matches(defaults));
+        CHECK_FALSE(spec("conda-forge::numpy").matches(defaults));
+
+        PackageRecord full = numpy;
+        full.build_number = 3;
+        full.md5 = "0123456789abcdef0123456789abcdef";
+        full.sha256 = std::string(64, 'a');
+        full.url =
+          "https://conda.anaconda.org/conda-forge/linux-64/numpy-1.26.4-py312h8753938_0.conda";
+        full.fn = "numpy-1.26.4-py312h8753938_0.conda";
+        full.license = "BSD-3-Clause";
+        full.license_family = "BSD";
+        full.track_features = { "mkl" };
+        CHECK(spec("numpy[build_number='>=3']").matches(full));
+        CHECK_FALSE(spec("numpy[build_number='>3']").matches(full));
+        CHECK(spec("*[md5=0123456789ABCDEF0123456789ABCDEF]").matches(full));
+        CHECK_FALSE(spec("*[md5=00000000000000000000000000000000]").matches(full));
+        CHECK(spec("*[sha256=" + std::string(64, 'A') + "]").matches(full));
+        CHECK(spec("numpy[fn=numpy-1.26.4-py312h8753938_0.conda]").matches(full));
+        CHECK(spec(full.url).matches(full));
+        CHECK(spec("numpy[license='bsd-*',license_family=bsd]").matches(full));
+        CHECK_FALSE(spec("numpy[license=MIT]").matches(full));
+        CHECK(spec("numpy[track_features=mkl]").matches(full));
+        CHECK_FALSE(spec("numpy[track_features='mkl debug']").matches(full));
+        CHECK(spec("numpy[when=__linux]").matches(full)); // a condition, not a record field
+    }
+}
