@@ -1,0 +1,246 @@
+#include "net/cache.hpp"
+
+#include <chrono>
+#include <filesystem>
+#include <system_error>
+
+#include <nlohmann/json.hpp>
+
+#include "fsio/files.hpp"
+#include "util/sha256.hpp"
+#include "util/time_format.hpp"
+
+namespace envcheck::net
+{
+    namespace
+    {
+        auto now_unix_seconds() -> std::int64_t
+        {
+            return std::chrono::duration_cast<std::chrono::seconds>(
+                     std::chrono::system_clock::now().time_since_epoch())
+              .count();
+        }
+
+        struct StoredCopy
+        {
+            CacheEntry entry;
+            std::string body;
+        };
+
+        // The entry and its body when both are present and consistent.
+        auto read_copy(const std::string& stem, const std::string& url) -> std::optional<StoredCopy>
+        {
+            auto sidecar = fsio::read_file(stem + ".json");
+            if (!sidecar)
+            {
+                return std::nullopt;
+            }
+            auto entry = parse_cache_entry(*sidecar);
+            if (!entry || entry->url != url)
+            {
+                return std::nullopt;
+            }
+            auto body = fsio::read_file(stem + ".body");
+            if (!body || body->size() != entry->size)
+            {
+                return std::nullopt; // a writer was interrupted between body and sidecar
+            }
+            return StoredCopy{ std::move(*entry), std::move(*body) };
+        }
+
+        auto write_copy(const std::string& stem, const CacheEntry& entry, std::string_view body)
+          -> util::Result<void>
+        {
+            // Body first, sidecar second: a reader that sees the new sidecar sees the new body,
+            // and the size check catches a crash between the two.
+            if (auto written = fsio::write_file_atomic(stem + ".body", body); !written)
+            {
+                return written;
+            }
+            return fsio::write_file_atomic(stem + ".json", to_json(entry));
+        }
+
+        auto age_hint(const CacheEntry& entry) -> std::string
+        {
+            return "a cached copy from " + util::format_rfc3339_utc(entry.fetched_at) +
+                   " exists; --offline uses it";
+        }
+    }
+
+    auto default_cache_directory(std::string_view xdg_cache_home, std::string_view home)
+      -> util::Result<std::string>
+    {
+        if (xdg_cache_home.starts_with('/'))
+        {
+            return (std::filesystem::path(xdg_cache_home) / "envcheck").string();
+        }
+        if (home.starts_with('/'))
+        {
+            return (std::filesystem::path(home) / ".cache" / "envcheck").string();
+        }
+        return util::unexpected(util::make_error(
+          util::ErrorKind::usage,
+          "cannot choose a cache directory: neither XDG_CACHE_HOME nor HOME is an absolute path",
+          {}, "pass --cache-dir DIR"));
+    }
+
+    auto to_json(const CacheEntry& entry) -> std::string
+    {
+        const nlohmann::json json = {
+            { "url", entry.url },
+            { "etag", entry.etag.empty() ? nlohmann::json(nullptr) : nlohmann::json(entry.etag) },
+            { "last_modified", entry.last_modified.empty() ? nlohmann::json(nullptr)
+                                                           : nlohmann::json(entry.last_modified) },
+            { "fetched_at", entry.fetched_at },
+            { "size", entry.size },
+        };
+        return json.dump(2) + "\n";
+    }
+
+    auto parse_cache_entry(std::string_view json) -> std::optional<CacheEntry>
+    {
+        const auto parsed = nlohmann::json::parse(json, nullptr, false);
+        if (parsed.is_discarded() || !parsed.is_object())
+        {
+            return std::nullopt;
+        }
+        auto text = [&parsed](const char* key) -> std::optional<std::string>
+        {
+            const auto it = parsed.find(key);
+            if (it == parsed.end() || it->is_null())
+            {
+                return std::string();
+            }
+            if (!it->is_string())
+            {
+                return std::nullopt;
+            }
+            return it->get<std::string>();
+        };
+        const auto url = text("url");
+        const auto etag = text("etag");
+        const auto last_modified = text("last_modified");
+        const auto fetched_at = parsed.find("fetched_at");
+        const auto size = parsed.find("size");
+        if (!url || url->empty() || !etag || !last_modified || fetched_at == parsed.end() ||
+            !fetched_at->is_number_integer() || size == parsed.end() || !size->is_number_unsigned())
+        {
+            return std::nullopt;
+        }
+        return CacheEntry{ *url, *etag, *last_modified, fetched_at->get<std::int64_t>(),
+                           size->get<std::uint64_t>() };
+    }
+
+    auto to_string(CacheSource source) -> std::string_view
+    {
+        switch (source)
+        {
+            case CacheSource::downloaded:
+                return "downloaded";
+            case CacheSource::revalidated:
+                return "revalidated";
+            case CacheSource::offline:
+                return "offline";
+        }
+        return "downloaded";
+    }
+
+    Cache::Cache(std::string directory, bool offline)
+      : m_directory(std::move(directory))
+      , m_offline(offline)
+    {
+    }
+
+    auto Cache::entry_stem(const std::string& url) const -> std::string
+    {
+        return (std::filesystem::path(m_directory) / util::Sha256::hex_of(url)).string();
+    }
+
+    auto Cache::fetch(HttpClient& client, const std::string& url) -> util::Result<CachedBody>
+    {
+        std::error_code error;
+        std::filesystem::create_directories(m_directory, error);
+        if (error)
+        {
+            return util::unexpected(util::make_error(
+              util::ErrorKind::io, "cannot create the cache directory: " + error.message(),
+              util::SourceLocation{ m_directory, 0, 0 }, "pass --cache-dir DIR"));
+        }
+        const std::string stem = entry_stem(url);
+        auto lock = fsio::FileLock::acquire(stem + ".lock");
+        if (!lock)
+        {
+            return util::unexpected(lock.error());
+        }
+        auto stored = read_copy(stem, url);
+
+        if (m_offline)
+        {
+            if (!stored)
+            {
+                return util::unexpected(util::make_error(
+                  util::ErrorKind::network,
+                  "offline, and the cache in " + m_directory + " holds no copy of this URL",
+                  util::SourceLocation{ url, 0, 0 },
+                  "run once without --offline to fill the cache"));
+            }
+            return CachedBody{ std::move(stored->body), CacheSource::offline,
+                               std::move(stored->entry) };
+        }
+
+        ConditionalHeaders conditions;
+        if (stored)
+        {
+            conditions.etag = stored->entry.etag;
+            conditions.last_modified = stored->entry.last_modified;
+        }
+        auto response = client.fetch(url, conditions);
+        if (!response)
+        {
+            util::Error failed = response.error();
+            if (stored && failed.hint.empty())
+            {
+                failed.hint = age_hint(stored->entry);
+            }
+            return util::unexpected(std::move(failed));
+        }
+
+        if (response->not_modified())
+        {
+            if (!stored)
+            {
+                // Only possible when the server ignores our (absent) validators: treat as an error
+                // rather than caching an empty body.
+                return util::unexpected(
+                  util::make_error(util::ErrorKind::network,
+                                   "HTTP 304 Not Modified for a request without validators",
+                                   util::SourceLocation{ url, 0, 0 }));
+            }
+            stored->entry.fetched_at = now_unix_seconds();
+            // A 304 may carry updated validators.
+            if (!response->etag.empty())
+            {
+                stored->entry.etag = response->etag;
+            }
+            if (!response->last_modified.empty())
+            {
+                stored->entry.last_modified = response->last_modified;
+            }
+            if (auto written = fsio::write_file_atomic(stem + ".json", to_json(stored->entry));
+                !written)
+            {
+                return util::unexpected(written.error());
+            }
+            return CachedBody{ std::move(stored->body), CacheSource::revalidated,
+                               std::move(stored->entry) };
+        }
+
+        CacheEntry entry{ url, response->etag, response->last_modified, now_unix_seconds(),
+                          response->body.size() };
+        if (auto written = write_copy(stem, entry, response->body); !written)
+        {
+            return util::unexpected(written.error());
+        }
+        return CachedBody{ std::move(response->body), CacheSource::downloaded, std::move(entry) };
+    }
+}

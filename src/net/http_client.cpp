@@ -1,0 +1,538 @@
+#include "net/http_client.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <filesystem>
+#include <mutex>
+#include <system_error>
+
+#include <curl/curl.h>
+
+#include "fsio/files.hpp"
+#include "util/strings.hpp"
+
+namespace envcheck::net
+{
+    namespace
+    {
+        constexpr std::string_view ca_bundle_hint =
+          "use --ca-bundle FILE if the server uses a private CA";
+
+        void initialise_curl_once()
+        {
+            static std::once_flag once;
+            std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+        }
+
+        struct SlistDeleter
+        {
+            void operator()(curl_slist* list) const { curl_slist_free_all(list); }
+        };
+        using Slist = std::unique_ptr<curl_slist, SlistDeleter>;
+
+        struct UrlDeleter
+        {
+            void operator()(CURLU* url) const { curl_url_cleanup(url); }
+        };
+
+        // One part of a URL as libcurl parses it ("" when absent or unparsable).
+        auto url_part(const std::string& url, CURLUPart part, unsigned flags = 0) -> std::string
+        {
+            const std::unique_ptr<CURLU, UrlDeleter> handle(curl_url());
+            if (!handle || curl_url_set(handle.get(), CURLUPART_URL, url.c_str(), 0) != CURLUE_OK)
+            {
+                return {};
+            }
+            char* value = nullptr;
+            if (curl_url_get(handle.get(), part, &value, flags) != CURLUE_OK || value == nullptr)
+            {
+                return {};
+            }
+            std::string out(value);
+            curl_free(value);
+            return out;
+        }
+
+        // The URL without user:password@, so that credentials never reach logs.
+        auto redact(const std::string& url) -> std::string
+        {
+            const auto scheme_end = url.find("://");
+            if (scheme_end == std::string::npos)
+            {
+                return url;
+            }
+            const auto authority = scheme_end + 3;
+            const auto authority_end = url.find_first_of("/?#", authority);
+            const auto at = url.rfind('@', authority_end == std::string::npos ? url.size() - 1
+                                                                              : authority_end - 1);
+            if (at == std::string::npos || at < authority)
+            {
+                return url;
+            }
+            return url.substr(0, authority) + url.substr(at + 1);
+        }
+
+        // State the libcurl callbacks write into during one transfer.
+        struct Transfer
+        {
+            std::size_t max_bytes = 0;
+            bool too_large = false;
+            std::string body;
+            std::vector<std::pair<std::string, std::string>> headers;
+            std::string reason; // of the last status line
+        };
+
+        auto on_body(char* data, std::size_t size, std::size_t count, void* user) -> std::size_t
+        {
+            auto& transfer = *static_cast<Transfer*>(user);
+            const std::size_t bytes = size * count;
+            // Checked on the decoded bytes: a small compressed body can expand without bound.
+            if (transfer.body.size() + bytes > transfer.max_bytes)
+            {
+                transfer.too_large = true;
+                return 0; // makes libcurl stop with CURLE_WRITE_ERROR
+            }
+            transfer.body.append(data, bytes);
+            return bytes;
+        }
+
+        auto on_header(char* data, std::size_t size, std::size_t count, void* user) -> std::size_t
+        {
+            auto& transfer = *static_cast<Transfer*>(user);
+            const std::size_t bytes = size * count;
+            const std::string_view line = util::trim(std::string_view(data, bytes));
+            if (line.starts_with("HTTP/"))
+            {
+                // A new response (after a redirect or a 100 Continue): keep only the final one's.
+                transfer.headers.clear();
+                const auto code_start = line.find(' ');
+                const auto reason_start = code_start == std::string_view::npos
+                                            ? code_start
+                                            : line.find(' ', code_start + 1);
+                transfer.reason = reason_start == std::string_view::npos
+                                    ? std::string()
+                                    : std::string(util::trim(line.substr(reason_start + 1)));
+                return bytes;
+            }
+            const auto colon = line.find(':');
+            if (colon != std::string_view::npos && colon > 0)
+            {
+                transfer.headers.emplace_back(util::to_lower(util::trim(line.substr(0, colon))),
+                                              std::string(util::trim(line.substr(colon + 1))));
+            }
+            return bytes;
+        }
+
+        auto failure(util::ErrorKind kind, const std::string& url, std::string message,
+                     std::string hint = {}) -> util::Unexpected<util::Error>
+        {
+            return util::unexpected(util::make_error(kind, std::move(message),
+                                                     util::SourceLocation{ redact(url), 0, 0 },
+                                                     std::move(hint)));
+        }
+
+        auto has_scheme(std::string_view url, std::string_view scheme) -> bool
+        {
+            return util::istarts_with(url, scheme) && url.substr(scheme.size()).starts_with("://");
+        }
+
+        auto proxy_hint() -> std::string
+        {
+            return "the proxy comes from http_proxy, https_proxy/HTTPS_PROXY or "
+                   "all_proxy/ALL_PROXY;"
+                   " no_proxy/NO_PROXY lists hosts reached directly";
+        }
+    }
+
+    auto HttpResponse::header(std::string_view name) const -> std::string_view
+    {
+        for (const auto& [key, value] : headers)
+        {
+            if (key == name)
+            {
+                return value;
+            }
+        }
+        return {};
+    }
+
+    auto is_url(std::string_view text) -> bool
+    {
+        return has_scheme(text, "http") || has_scheme(text, "https") || has_scheme(text, "file");
+    }
+
+    auto reason_phrase(long status) -> std::string_view
+    {
+        switch (status)
+        {
+            case 200:
+                return "OK";
+            case 203:
+                return "Non-Authoritative Information";
+            case 204:
+                return "No Content";
+            case 206:
+                return "Partial Content";
+            case 301:
+                return "Moved Permanently";
+            case 302:
+                return "Found";
+            case 303:
+                return "See Other";
+            case 304:
+                return "Not Modified";
+            case 307:
+                return "Temporary Redirect";
+            case 308:
+                return "Permanent Redirect";
+            case 400:
+                return "Bad Request";
+            case 401:
+                return "Unauthorized";
+            case 403:
+                return "Forbidden";
+            case 404:
+                return "Not Found";
+            case 405:
+                return "Method Not Allowed";
+            case 406:
+                return "Not Acceptable";
+            case 407:
+                return "Proxy Authentication Required";
+            case 408:
+                return "Request Timeout";
+            case 410:
+                return "Gone";
+            case 429:
+                return "Too Many Requests";
+            case 500:
+                return "Internal Server Error";
+            case 501:
+                return "Not Implemented";
+            case 502:
+                return "Bad Gateway";
+            case 503:
+                return "Service Unavailable";
+            case 504:
+                return "Gateway Timeout";
+            default:
+                return {};
+        }
+    }
+
+    auto describe_duration(std::chrono::milliseconds duration) -> std::string
+    {
+        const auto ms = duration.count();
+        if (ms < 1000)
+        {
+            return std::to_string(ms) + " ms";
+        }
+        std::string out = std::to_string(ms / 1000);
+        if (const auto fraction = ms % 1000; fraction != 0)
+        {
+            std::string digits = std::to_string(fraction);
+            digits.insert(0, 3 - digits.size(), '0');
+            while (digits.back() == '0')
+            {
+                digits.pop_back();
+            }
+            out += "." + digits;
+        }
+        return out + " s";
+    }
+
+    struct HttpClient::Handle
+    {
+        CURL* easy = nullptr;
+        char error_buffer[CURL_ERROR_SIZE] = {};
+
+        Handle()
+          : easy(curl_easy_init())
+        {
+        }
+        Handle(const Handle&) = delete;
+        auto operator=(const Handle&) -> Handle& = delete;
+        ~Handle()
+        {
+            if (easy != nullptr)
+            {
+                curl_easy_cleanup(easy);
+            }
+        }
+    };
+
+    HttpClient::HttpClient(HttpOptions options)
+      : m_options(std::move(options))
+    {
+        initialise_curl_once();
+        m_handle = std::make_unique<Handle>();
+    }
+
+    HttpClient::HttpClient(HttpClient&&) noexcept = default;
+    auto HttpClient::operator=(HttpClient&&) noexcept -> HttpClient& = default;
+    HttpClient::~HttpClient() = default;
+
+    auto HttpClient::supported_encodings() -> std::vector<std::string>
+    {
+        initialise_curl_once();
+        const curl_version_info_data* info = curl_version_info(CURLVERSION_NOW);
+        std::vector<std::string> encodings;
+        if ((info->features & CURL_VERSION_LIBZ) != 0)
+        {
+            encodings.emplace_back("gzip");
+            encodings.emplace_back("deflate");
+        }
+        if ((info->features & CURL_VERSION_BROTLI) != 0)
+        {
+            encodings.emplace_back("br");
+        }
+        if ((info->features & CURL_VERSION_ZSTD) != 0)
+        {
+            encodings.emplace_back("zstd");
+        }
+        return encodings;
+    }
+
+    auto HttpClient::fetch(const std::string& url, const ConditionalHeaders& conditions)
+      -> util::Result<HttpResponse>
+    {
+        if (!m_handle || m_handle->easy == nullptr)
+        {
+            return failure(util::ErrorKind::internal, url, "cannot create a libcurl handle");
+        }
+        if (!is_url(url))
+        {
+            return failure(
+              util::ErrorKind::usage, url,
+              "unsupported URL scheme (envcheck fetches http://, https:// and file:// URLs)");
+        }
+        if (has_scheme(url, "file"))
+        {
+            // libcurl reads a directory as an empty file; say what it is instead.
+            std::error_code error;
+            if (std::filesystem::is_directory(url_part(url, CURLUPART_PATH, CURLU_URLDECODE),
+                                              error))
+            {
+                return failure(util::ErrorKind::io, url, "is a directory, not a file");
+            }
+        }
+        CURL* easy = m_handle->easy;
+        // reset keeps the connection and DNS caches, so repeated fetches reuse connections.
+        curl_easy_reset(easy);
+        m_handle->error_buffer[0] = '\0';
+
+        Transfer transfer;
+        transfer.max_bytes = m_options.max_bytes;
+        Slist request_headers;
+        auto add_header = [&request_headers](const std::string& line)
+        {
+            curl_slist* appended = curl_slist_append(request_headers.get(), line.c_str());
+            if (appended != nullptr)
+            {
+                static_cast<void>(request_headers.release());
+                request_headers.reset(appended);
+            }
+        };
+        if (!conditions.etag.empty())
+        {
+            add_header("If-None-Match: " + conditions.etag);
+        }
+        if (!conditions.last_modified.empty())
+        {
+            add_header("If-Modified-Since: " + conditions.last_modified);
+        }
+
+        curl_easy_setopt(easy, CURLOPT_URL, url.c_str());
+        curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, m_handle->error_buffer);
+        curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https,file");
+        curl_easy_setopt(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+        curl_easy_setopt(easy, CURLOPT_FOLLOWLOCATION, 1L);
+        curl_easy_setopt(easy, CURLOPT_MAXREDIRS, m_options.max_redirects);
+        curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS,
+                         static_cast<long>(m_options.connect_timeout.count()));
+        curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS,
+                         static_cast<long>(m_options.total_timeout.count()));
+        curl_easy_setopt(easy, CURLOPT_MAXFILESIZE_LARGE,
+                         static_cast<curl_off_t>(m_options.max_bytes));
+        curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
+        // "" offers every coding this libcurl build decodes (gzip, deflate, br, zstd).
+        curl_easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, "");
+        curl_easy_setopt(easy, CURLOPT_USERAGENT, m_options.user_agent.c_str());
+        // Verification is always on; a private CA is added with ca_bundle, never by turning it off.
+        curl_easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, 1L);
+        curl_easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, 2L);
+        if (!m_options.ca_bundle.empty())
+        {
+            curl_easy_setopt(easy, CURLOPT_CAINFO, m_options.ca_bundle.c_str());
+        }
+        curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, &on_body);
+        curl_easy_setopt(easy, CURLOPT_WRITEDATA, &transfer);
+        curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, &on_header);
+        curl_easy_setopt(easy, CURLOPT_HEADERDATA, &transfer);
+        if (request_headers)
+        {
+            curl_easy_setopt(easy, CURLOPT_HTTPHEADER, request_headers.get());
+        }
+
+        const CURLcode code = curl_easy_perform(easy);
+        // The options point into this frame's objects; don't leave them dangling in the handle.
+        curl_easy_setopt(easy, CURLOPT_HTTPHEADER, nullptr);
+
+        const std::string detail = m_handle->error_buffer[0] != '\0'
+                                     ? std::string(m_handle->error_buffer)
+                                     : std::string(curl_easy_strerror(code));
+        const bool is_file = has_scheme(url, "file");
+        switch (code)
+        {
+            case CURLE_OK:
+                break;
+            case CURLE_UNSUPPORTED_PROTOCOL:
+                return failure(util::ErrorKind::network, url,
+                               "redirected to a URL scheme that is not allowed (" + detail + ")");
+            case CURLE_URL_MALFORMAT:
+                return failure(util::ErrorKind::usage, url, "malformed URL (" + detail + ")");
+            case CURLE_COULDNT_RESOLVE_PROXY:
+                return failure(util::ErrorKind::network, url,
+                               "cannot resolve the proxy host (" + detail + ")", proxy_hint());
+            case CURLE_COULDNT_RESOLVE_HOST:
+                return failure(util::ErrorKind::network, url,
+                               "cannot resolve host '" + url_part(url, CURLUPART_HOST) + "'",
+                               "check the host name and the machine's DNS settings");
+            case CURLE_COULDNT_CONNECT:
+            {
+                long os_errno = 0;
+                curl_easy_getinfo(easy, CURLINFO_OS_ERRNO, &os_errno);
+                const std::string cause =
+                  os_errno == ECONNREFUSED
+                    ? std::string("connection refused")
+                    : "cannot connect: " + fsio::describe_errno(static_cast<int>(os_errno));
+                return failure(util::ErrorKind::network, url, cause + " (" + detail + ")");
+            }
+            case CURLE_OPERATION_TIMEDOUT:
+            {
+                curl_off_t connected_after = 0;
+                curl_easy_getinfo(easy, CURLINFO_CONNECT_TIME_T, &connected_after);
+                if (connected_after == 0 && !is_file)
+                {
+                    return failure(util::ErrorKind::timeout, url,
+                                   "could not connect: timed out after " +
+                                     describe_duration(m_options.connect_timeout),
+                                   "raise the connect timeout if the server is slow to accept");
+                }
+                return failure(util::ErrorKind::timeout, url,
+                               "timed out after " + describe_duration(m_options.total_timeout) +
+                                 " (received " + std::to_string(transfer.body.size()) + " bytes)",
+                               "raise the timeout for large files or slow servers");
+            }
+            case CURLE_PEER_FAILED_VERIFICATION:
+                return failure(util::ErrorKind::network, url,
+                               "TLS certificate verify failed (" + detail + ")",
+                               std::string(ca_bundle_hint));
+            case CURLE_SSL_CACERT_BADFILE:
+                return failure(util::ErrorKind::io, url,
+                               "cannot use the CA bundle '" + m_options.ca_bundle + "' (" + detail +
+                                 ")");
+            case CURLE_SSL_CONNECT_ERROR:
+                return failure(util::ErrorKind::network, url,
+                               "TLS handshake failed (" + detail + ")",
+                               std::string(ca_bundle_hint));
+            case CURLE_TOO_MANY_REDIRECTS:
+                return failure(util::ErrorKind::network, url,
+                               "too many redirects (" + std::to_string(m_options.max_redirects) +
+                                 ")");
+            case CURLE_FILESIZE_EXCEEDED:
+                return failure(util::ErrorKind::network, url,
+                               "response larger than the limit of " +
+                                 std::to_string(m_options.max_bytes) + " bytes");
+            case CURLE_WRITE_ERROR:
+                if (transfer.too_large)
+                {
+                    return failure(util::ErrorKind::network, url,
+                                   "response larger than the limit of " +
+                                     std::to_string(m_options.max_bytes) + " bytes");
+                }
+                return failure(util::ErrorKind::internal, url,
+                               "cannot store the response (" + detail + ")");
+            case CURLE_PARTIAL_FILE:
+                return failure(
+                  util::ErrorKind::network, url,
+                  "truncated response: the connection closed before the whole body arrived (" +
+                    detail + ")");
+            case CURLE_GOT_NOTHING:
+                return failure(util::ErrorKind::network, url,
+                               "the server closed the connection without sending a response");
+            case CURLE_RECV_ERROR:
+            case CURLE_SEND_ERROR:
+                return failure(util::ErrorKind::network, url, "connection broken (" + detail + ")");
+            case CURLE_BAD_CONTENT_ENCODING:
+                return failure(util::ErrorKind::network, url,
+                               "cannot decode the compressed response (" + detail + ")");
+            case CURLE_FILE_COULDNT_READ_FILE:
+                return failure(util::ErrorKind::io, url, "cannot read the file (" + detail + ")");
+            default:
+                return failure(util::ErrorKind::network, url, "transfer failed (" + detail + ")");
+        }
+
+        HttpResponse response;
+        if (!is_file)
+        {
+            curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &response.status);
+        }
+        char* effective = nullptr;
+        curl_easy_getinfo(easy, CURLINFO_EFFECTIVE_URL, &effective);
+        response.effective_url = effective != nullptr ? std::string(effective) : url;
+        if (response.status >= 400)
+        {
+            std::string reason(reason_phrase(response.status));
+            if (reason.empty())
+            {
+                reason = transfer.reason;
+            }
+            std::string message = "HTTP " + std::to_string(response.status);
+            if (!reason.empty())
+            {
+                message += " " + reason;
+            }
+            if (response.effective_url != url)
+            {
+                message += " (from " + redact(response.effective_url) + ")";
+            }
+            return failure(util::ErrorKind::network, url, message);
+        }
+        if (response.status >= 300 && response.status != 304)
+        {
+            return failure(util::ErrorKind::network, url,
+                           "HTTP " + std::to_string(response.status) +
+                             " without a Location to follow");
+        }
+        response.headers = std::move(transfer.headers);
+        response.body = std::move(transfer.body);
+        response.etag = std::string(response.header("etag"));
+        response.last_modified = std::string(response.header("last-modified"));
+        return response;
+    }
+
+    auto read_input(const std::string& path_or_url, const HttpOptions& options)
+      -> util::Result<std::string>
+    {
+        // "ftp://host/x" goes to the client too, which names the unsupported scheme, rather than
+        // to the file reader, which would only say that no such file exists.
+        const auto scheme_end = path_or_url.find("://");
+        const bool has_any_scheme =
+          scheme_end != std::string::npos && scheme_end > 0 &&
+          std::all_of(path_or_url.begin(),
+                      path_or_url.begin() + static_cast<std::ptrdiff_t>(scheme_end),
+                      [](char c) { return util::is_alpha(c); });
+        if (!has_any_scheme)
+        {
+            return fsio::read_file(path_or_url, options.max_bytes);
+        }
+        HttpClient client(options);
+        auto response = client.fetch(path_or_url);
+        if (!response)
+        {
+            return util::unexpected(response.error());
+        }
+        return std::move(response->body);
+    }
+}
