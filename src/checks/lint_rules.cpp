@@ -1,0 +1,700 @@
+#include "checks/lint_rules.hpp"
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <utility>
+
+#include "pypi/name.hpp"
+#include "util/strings.hpp"
+
+namespace envcheck::checks::rules
+{
+    namespace
+    {
+        auto line_of(const formats::TextPosition& position) -> std::string
+        {
+            return "line " + std::to_string(position.line);
+        }
+
+        auto quoted(std::string_view text) -> std::string
+        {
+            return "'" + std::string(text) + "'";
+        }
+
+        // A package is identified by its name and the platform selector it carries: the same
+        // name twice under "# [linux]" and "# [win]" is two entries, not a duplicate.
+        auto conda_key(const CondaSpec& spec) -> std::string
+        {
+            return spec.name + "#" + spec.entry->selector;
+        }
+
+        auto pip_key(const PipSpec& spec) -> std::string
+        {
+            return spec.name + "#" + spec.entry->selector;
+        }
+
+        auto parsed_conda(const LintInput& input) -> std::vector<const CondaSpec*>
+        {
+            std::vector<const CondaSpec*> out;
+            for (const auto& spec : input.conda)
+            {
+                if (!spec.error)
+                {
+                    out.push_back(&spec);
+                }
+            }
+            return out;
+        }
+
+        auto pip_requirements(const LintInput& input) -> std::vector<const PipSpec*>
+        {
+            std::vector<const PipSpec*> out;
+            for (const auto& spec : input.pip)
+            {
+                if (!spec.name.empty() && spec.kind != PipKind::option &&
+                    spec.kind != PipKind::invalid)
+                {
+                    out.push_back(&spec);
+                }
+            }
+            return out;
+        }
+
+        auto find_conda(const LintInput& input, std::string_view name) -> const CondaSpec*
+        {
+            for (const auto& spec : input.conda)
+            {
+                if (!spec.error && spec.name == name)
+                {
+                    return &spec;
+                }
+            }
+            return nullptr;
+        }
+
+        auto is_any_version(std::string_view version) -> bool
+        {
+            const std::string_view trimmed = util::trim(version);
+            return trimmed.empty() || trimmed == "*" || trimmed == "=*";
+        }
+
+        // conda package names whose pip distribution has another name.
+        auto pip_name_of(std::string_view conda_name) -> std::string
+        {
+            static const std::map<std::string_view, std::string_view> aliases{
+              {"pytorch", "torch"},           {"pytorch-gpu", "torch"},
+              {"pytorch-cpu", "torch"},       {"pytables", "tables"},
+              {"py-opencv", "opencv-python"}, {"matplotlib-base", "matplotlib"},
+              {"py-xgboost", "xgboost"},      {"pyqt", "pyqt5"},
+              {"msgpack-python", "msgpack"},  {"python-graphviz", "graphviz"},
+            };
+            const auto found = aliases.find(conda_name);
+            if (found != aliases.end())
+            {
+                return std::string(found->second);
+            }
+            return pypi::normalize_name(conda_name);
+        }
+
+        // Packages whose version carries no meaning worth pinning.
+        auto exempt_from_pinning(std::string_view name) -> bool
+        {
+            return name == "cpuonly" || name == "nomkl";
+        }
+
+        auto channel_name(std::string_view channel) -> std::string
+        {
+            // "https://conda.anaconda.org/conda-forge/" names conda-forge.
+            std::string_view trimmed = util::trim(channel);
+            while (trimmed.ends_with('/'))
+            {
+                trimmed.remove_suffix(1);
+            }
+            const std::size_t slash = trimmed.rfind('/');
+            return util::to_lower(slash == std::string_view::npos ? trimmed
+                                                                  : trimmed.substr(slash + 1));
+        }
+
+        auto find_channel(const LintInput& input, std::string_view name)
+          -> const formats::EnvString*
+        {
+            for (const auto& channel : input.file->channels)
+            {
+                if (channel_name(channel.value) == name)
+                {
+                    return &channel;
+                }
+            }
+            return nullptr;
+        }
+
+        // "py39", "py310", "py3.9" in a build string -> "3.9", "3.10".
+        auto python_tag(std::string_view build) -> std::string
+        {
+            for (std::size_t at = build.find("py"); at != std::string_view::npos;
+                 at = build.find("py", at + 1))
+            {
+                std::size_t i = at + 2;
+                if (i >= build.size() || build[i] != '3')
+                {
+                    continue;
+                }
+                ++i;
+                if (i < build.size() && build[i] == '.')
+                {
+                    ++i;
+                }
+                const std::size_t start = i;
+                while (i < build.size() && util::is_digit(build[i]))
+                {
+                    ++i;
+                }
+                if (i > start && i - start <= 2)
+                {
+                    return "3." + std::string(build.substr(start, i - start));
+                }
+            }
+            return {};
+        }
+
+        auto mentions_cuda_build(const CondaSpec& spec) -> bool
+        {
+            return util::to_lower(spec.build).find("cuda") != std::string::npos;
+        }
+
+        auto mentions_cpu_build(const CondaSpec& spec) -> bool
+        {
+            return util::to_lower(spec.build).find("cpu") != std::string::npos;
+        }
+
+        // "=12.1" and "11.8.*" name CUDA "12.1" and "11.8"; ranges stay as written.
+        auto cuda_words(const CudaClaim& claim) -> std::string
+        {
+            std::string_view spec = util::trim(claim.cuda_spec);
+            if (spec.starts_with('=') && !spec.starts_with("=="))
+            {
+                spec.remove_prefix(1);
+            }
+            if (spec.ends_with(".*"))
+            {
+                spec.remove_suffix(2);
+            }
+            return "CUDA " + std::string(spec);
+        }
+    }
+
+    void matchspec_syntax(const LintInput& input, Findings& findings)
+    {
+        for (const auto& spec : input.conda)
+        {
+            if (spec.error)
+            {
+                add_finding(findings, "syntax.matchspec",
+                            quoted(spec.entry->text) +
+                              " is not a MatchSpec: " + spec.error->message,
+                            spec.position_at(spec.error->offset));
+            }
+        }
+    }
+
+    void pip_line_syntax(const LintInput& input, Findings& findings)
+    {
+        for (const auto& spec : input.pip)
+        {
+            if (spec.kind != PipKind::invalid)
+            {
+                continue;
+            }
+            const std::size_t offset = spec.error ? spec.error->offset : 0;
+            std::string message = quoted(spec.entry->text) + " is not a pip requirement or option";
+            if (spec.error)
+            {
+                message += ": " + spec.error->message;
+            }
+            std::string fix;
+            const std::string& text = spec.entry->text;
+            const std::size_t equals = text.find('=');
+            if (spec.suggestion == "==" && equals != std::string::npos)
+            {
+                // conda's "name=1.2" in a pip list.
+                fix = "pip pins with '==': write '" + text.substr(0, equals) + "=" +
+                      text.substr(equals) + "'.";
+            }
+            else if (!spec.suggestion.empty())
+            {
+                fix = "Did you mean '" + spec.suggestion + "'?";
+            }
+            add_finding(findings, "syntax.pip-line", std::move(message), spec.position_at(offset),
+                        std::move(fix));
+        }
+    }
+
+    void duplicate_package(const LintInput& input, Findings& findings)
+    {
+        std::map<std::string, const CondaSpec*> conda_seen;
+        for (const CondaSpec* spec : parsed_conda(input))
+        {
+            const auto [first, inserted] = conda_seen.emplace(conda_key(*spec), spec);
+            if (!inserted)
+            {
+                add_finding(findings, "duplicate.package",
+                            quoted(spec->name) + " is listed twice (first at " +
+                              line_of(first->second->entry->position) + ")",
+                            spec->entry->position);
+            }
+        }
+        std::map<std::string, const PipSpec*> pip_seen;
+        for (const PipSpec* spec : pip_requirements(input))
+        {
+            const auto [first, inserted] = pip_seen.emplace(pip_key(*spec), spec);
+            if (!inserted)
+            {
+                add_finding(findings, "duplicate.package",
+                            quoted(spec->name) + " is listed twice in pip (first at " +
+                              line_of(first->second->entry->position) + ")",
+                            spec->entry->position);
+            }
+        }
+    }
+
+    void unsatisfiable(const LintInput& input, Findings& findings)
+    {
+        std::map<std::string, std::vector<const CondaSpec*>> conda_groups;
+        for (const CondaSpec* spec : parsed_conda(input))
+        {
+            if (!is_any_version(spec->version))
+            {
+                conda_groups[conda_key(*spec)].push_back(spec);
+            }
+        }
+        for (const auto& [key, specs] : conda_groups)
+        {
+            std::vector<specs::VersionSpec> versions;
+            for (const CondaSpec* spec : specs)
+            {
+                versions.push_back(spec->version_spec);
+                if (conda_satisfiable(versions) != Satisfiable::no)
+                {
+                    continue;
+                }
+                std::string message =
+                  "no version of " + quoted(spec->name) + " satisfies " + quoted(spec->version);
+                if (versions.size() > 1)
+                {
+                    message += " together with " + quoted(specs.front()->version) + " (" +
+                               line_of(specs.front()->entry->position) + ")";
+                }
+                add_finding(findings, "conflict.unsatisfiable", std::move(message),
+                            spec->version_position());
+                break;
+            }
+        }
+        std::map<std::string, std::vector<const PipSpec*>> pip_groups;
+        for (const PipSpec* spec : pip_requirements(input))
+        {
+            if (!spec->specifier.empty())
+            {
+                pip_groups[pip_key(*spec)].push_back(spec);
+            }
+        }
+        for (const auto& [key, specs] : pip_groups)
+        {
+            std::vector<std::string> specifiers;
+            for (const PipSpec* spec : specs)
+            {
+                specifiers.push_back(spec->specifier);
+                if (pip_satisfiable(specifiers) != Satisfiable::no)
+                {
+                    continue;
+                }
+                std::string message =
+                  "no version of " + quoted(spec->name) + " satisfies " + quoted(spec->specifier);
+                if (specifiers.size() > 1)
+                {
+                    message += " together with " + quoted(specs.front()->specifier) + " (" +
+                               line_of(specs.front()->entry->position) + ")";
+                }
+                add_finding(findings, "conflict.unsatisfiable", std::move(message),
+                            spec->position_at(spec->specifier_offset));
+                break;
+            }
+        }
+    }
+
+    void conda_and_pip(const LintInput& input, Findings& findings)
+    {
+        for (const PipSpec* spec : pip_requirements(input))
+        {
+            for (const CondaSpec* conda : parsed_conda(input))
+            {
+                if (conda->name != "pip" && pip_name_of(conda->name) == spec->name)
+                {
+                    add_finding(findings, "conflict.conda-and-pip",
+                                quoted(spec->name) + " comes from pip and from conda (" +
+                                  quoted(conda->entry->text) + ", " +
+                                  line_of(conda->entry->position) +
+                                  "): pip overwrites conda's files and conda no longer knows what "
+                                  "is installed",
+                                spec->entry->position);
+                    break;
+                }
+            }
+        }
+    }
+
+    void unpinned(const LintInput& input, Findings& findings)
+    {
+        for (const CondaSpec* spec : parsed_conda(input))
+        {
+            if (is_any_version(spec->version) && !exempt_from_pinning(spec->name))
+            {
+                add_finding(
+                  findings, "repro.unpinned",
+                  quoted(spec->name) + " has no version: every solve may pick a newer one",
+                  spec->entry->position, "Pin a version, such as '" + spec->name + "=<version>'.");
+            }
+        }
+        for (const PipSpec* spec : pip_requirements(input))
+        {
+            if (spec->kind == PipKind::requirement && spec->specifier.empty())
+            {
+                add_finding(findings, "repro.unpinned",
+                            quoted(spec->name) + " has no version: pip installs the newest release",
+                            spec->entry->position,
+                            "Pin a version, such as '" + spec->name + "==<version>'.");
+            }
+        }
+    }
+
+    void pip_url_unpinned(const LintInput& input, Findings& findings)
+    {
+        for (const auto& spec : input.pip)
+        {
+            if (spec.kind == PipKind::vcs && !spec.has_commit && !spec.has_hash)
+            {
+                add_finding(findings, "repro.pip-url-unpinned",
+                            quoted(spec.url) +
+                              " installs whatever the branch or tag points to today",
+                            spec.entry->position, "Pin the full commit hash: '...@<40-hex sha>'.");
+            }
+            else if (spec.kind == PipKind::url && !spec.has_hash)
+            {
+                add_finding(findings, "repro.pip-url-unpinned",
+                            quoted(spec.url) +
+                              " is downloaded without a hash: its content can change",
+                            spec.entry->position,
+                            "Add the archive's hash: '" + spec.url + "#sha256=<hash>'.");
+            }
+        }
+    }
+
+    void no_channels(const LintInput& input, Findings& findings)
+    {
+        if (!input.file->channels.empty())
+        {
+            return;
+        }
+        const formats::TextPosition position =
+          input.file->has_channels ? input.file->channels_position : formats::TextPosition{1, 1};
+        add_finding(findings, "repro.no-channels",
+                    input.file->has_channels
+                      ? "'channels' is empty: the solver uses whatever .condarc lists"
+                      : "no 'channels': the solver uses whatever the machine's .condarc lists",
+                    position);
+    }
+
+    void defaults_mixed(const LintInput& input, Findings& findings)
+    {
+        const formats::EnvString* defaults = find_channel(input, "defaults");
+        const formats::EnvString* conda_forge = find_channel(input, "conda-forge");
+        if (defaults == nullptr || conda_forge == nullptr)
+        {
+            return;
+        }
+        const formats::EnvString* later =
+          defaults->position.line > conda_forge->position.line ? defaults : conda_forge;
+        add_finding(
+          findings, "repro.defaults-mixed",
+          "'defaults' and 'conda-forge' together: their packages are built against different "
+          "libraries and break each other",
+          later->position);
+    }
+
+    void nodefaults(const LintInput& input, Findings& findings)
+    {
+        if (input.file->channels.empty() || find_channel(input, "nodefaults") != nullptr ||
+            find_channel(input, "defaults") != nullptr)
+        {
+            return;
+        }
+        add_finding(
+          findings, "repro.nodefaults",
+          "channels do not end with 'nodefaults': conda appends the default channels from .condarc",
+          input.file->channels_position);
+    }
+
+    void cuda_version_mismatch(const LintInput& input, Findings& findings)
+    {
+        // Each claim is checked against the earlier claims that were not themselves reported,
+        // so that one odd entry is reported once instead of every entry after it.
+        const auto& claims = input.cuda_claims;
+        std::vector<bool> reported(claims.size(), false);
+        for (std::size_t later = 1; later < claims.size(); ++later)
+        {
+            for (std::size_t earlier = 0; earlier < later; ++earlier)
+            {
+                const bool same_platform = claims[earlier].selector.empty() ||
+                                           claims[later].selector.empty() ||
+                                           claims[earlier].selector == claims[later].selector;
+                if (reported[earlier] || !same_platform ||
+                    claims[earlier].cuda_spec == claims[later].cuda_spec)
+                {
+                    continue;
+                }
+                const std::array<specs::VersionSpec, 2> pair{claims[earlier].spec,
+                                                             claims[later].spec};
+                if (conda_satisfiable(pair) == Satisfiable::no)
+                {
+                    add_finding(findings, "cuda.version-mismatch",
+                                quoted(claims[later].source) + " names " +
+                                  cuda_words(claims[later]) + ", but " +
+                                  quoted(claims[earlier].source) + " (" +
+                                  line_of(claims[earlier].position) + ") names " +
+                                  cuda_words(claims[earlier]),
+                                claims[later].position);
+                    reported[later] = true;
+                    break;
+                }
+            }
+        }
+    }
+
+    void gpu_build_with_cpuonly(const LintInput& input, Findings& findings)
+    {
+        const CondaSpec* cpu = find_conda(input, "cpuonly");
+        std::string cpu_reason = "'cpuonly'";
+        if (cpu == nullptr)
+        {
+            for (const CondaSpec* spec : parsed_conda(input))
+            {
+                if (spec->name == "pytorch" && mentions_cpu_build(*spec))
+                {
+                    cpu = spec;
+                    cpu_reason = "the CPU build " + quoted(spec->entry->text);
+                    break;
+                }
+            }
+        }
+        if (cpu == nullptr)
+        {
+            return;
+        }
+        for (const CondaSpec* spec : parsed_conda(input))
+        {
+            if (mentions_cuda_build(*spec))
+            {
+                add_finding(findings, "cuda.gpu-build-with-cpuonly",
+                            quoted(spec->entry->text) + " asks for a CUDA build, but " +
+                              cpu_reason + " (" + line_of(cpu->entry->position) +
+                              ") forces CPU builds",
+                            spec->build_position());
+            }
+            else if (spec->name == "pytorch-cuda")
+            {
+                add_finding(findings, "cuda.gpu-build-with-cpuonly",
+                            quoted(spec->entry->text) + " selects CUDA builds of PyTorch, but " +
+                              cpu_reason + " (" + line_of(cpu->entry->position) +
+                              ") forces CPU builds",
+                            spec->entry->position);
+            }
+        }
+    }
+
+    void pytorch_cuda_needs_nvidia(const LintInput& input, Findings& findings)
+    {
+        const CondaSpec* spec = find_conda(input, "pytorch-cuda");
+        if (spec == nullptr || find_channel(input, "nvidia") != nullptr)
+        {
+            return;
+        }
+        add_finding(
+          findings, "cuda.pytorch-cuda-needs-nvidia",
+          quoted(spec->entry->text) +
+            " depends on CUDA libraries published in the nvidia channel, which is not listed",
+          spec->entry->position);
+    }
+
+    auto pytorch_cuda_table() -> const std::vector<PytorchCudaRow>&
+    {
+        // Sources: the pytorch channel's linux-64 repodata (1.13-2.1, in the shared corpus) and
+        // pytorch.org/get-started/previous-versions (2.0-2.5). The channel published no
+        // pytorch-cuda builds before 1.13 (cudatoolkit then) or after 2.5 (pytorch#138506).
+        static const std::vector<PytorchCudaRow> table{
+          {"1.13", {"11.6", "11.7"}},        {"2.0", {"11.7", "11.8"}},
+          {"2.1", {"11.8", "12.1"}},         {"2.2", {"11.8", "12.1"}},
+          {"2.3", {"11.8", "12.1"}},         {"2.4", {"11.8", "12.1", "12.4"}},
+          {"2.5", {"11.8", "12.1", "12.4"}},
+        };
+        return table;
+    }
+
+    void pytorch_cuda_unpublished(const LintInput& input, Findings& findings)
+    {
+        const CondaSpec* pytorch = find_conda(input, "pytorch");
+        const CondaSpec* pytorch_cuda = find_conda(input, "pytorch-cuda");
+        if (pytorch == nullptr || pytorch_cuda == nullptr || is_any_version(pytorch->version) ||
+            is_any_version(pytorch_cuda->version))
+        {
+            return;
+        }
+        std::vector<std::string> published_for_pytorch;
+        bool pytorch_in_table = false;
+        for (const auto& row : pytorch_cuda_table())
+        {
+            const std::vector<std::string> pytorch_pair{pytorch->version,
+                                                        std::string(row.pytorch) + ".*"};
+            if (conda_satisfiable(pytorch_pair) == Satisfiable::no)
+            {
+                continue;
+            }
+            pytorch_in_table = true;
+            for (const auto cuda : row.cuda)
+            {
+                const std::vector<std::string> cuda_pair{pytorch_cuda->version,
+                                                         std::string(cuda) + ".*"};
+                if (conda_satisfiable(cuda_pair) != Satisfiable::no)
+                {
+                    return;
+                }
+                if (std::find(published_for_pytorch.begin(), published_for_pytorch.end(), cuda) ==
+                    published_for_pytorch.end())
+                {
+                    published_for_pytorch.emplace_back(cuda);
+                }
+            }
+        }
+        std::string message;
+        if (pytorch_in_table)
+        {
+            message = "the pytorch channel published " + quoted(pytorch->entry->text) +
+                      " with pytorch-cuda " + util::join(published_for_pytorch, ", ") + ", not " +
+                      quoted(pytorch_cuda->entry->text);
+        }
+        else
+        {
+            message = "the pytorch channel published pytorch-cuda builds only for PyTorch 1.13 to "
+                      "2.5, not " +
+                      quoted(pytorch->entry->text);
+        }
+        add_finding(findings, "cuda.pytorch-cuda-unpublished", std::move(message),
+                    pytorch_cuda->version_position());
+    }
+
+    void python_build_mismatch(const LintInput& input, Findings& findings)
+    {
+        const CondaSpec* python = find_conda(input, "python");
+        if (python == nullptr || is_any_version(python->version))
+        {
+            return;
+        }
+        for (const CondaSpec* spec : parsed_conda(input))
+        {
+            if (spec == python || spec->build.empty())
+            {
+                continue;
+            }
+            const std::string tag = python_tag(spec->build);
+            if (tag.empty())
+            {
+                continue;
+            }
+            const std::vector<std::string> pair{python->version, tag + ".*"};
+            if (conda_satisfiable(pair) == Satisfiable::no)
+            {
+                add_finding(findings, "python.build-mismatch",
+                            "the build " + quoted(spec->build) + " of " + quoted(spec->name) +
+                              " is for Python " + tag + ", but " + quoted(python->entry->text) +
+                              " (" + line_of(python->entry->position) + ") pins another Python",
+                            spec->build_position());
+            }
+        }
+    }
+
+    namespace
+    {
+        struct DriverVerdict
+        {
+            const CudaClaim* claim = nullptr;
+            model::CudaVersion runtime;
+            DriverSupport support = DriverSupport::full;
+            DriverRequirement requirement;
+            std::string fleet; // "driver 520.61.05", "a driver for CUDA 12.2"
+        };
+
+        auto driver_verdict(const LintInput& input) -> std::optional<DriverVerdict>
+        {
+            if (!input.options.target_driver && !input.options.target_cuda)
+            {
+                return std::nullopt;
+            }
+            const CudaClaim* needing = nullptr;
+            std::optional<model::CudaVersion> runtime;
+            for (const auto& claim : input.cuda_claims)
+            {
+                const auto& lowest = claim.lowest;
+                if (lowest && (!runtime || *lowest > *runtime))
+                {
+                    runtime = lowest;
+                    needing = &claim;
+                }
+            }
+            if (!runtime)
+            {
+                return std::nullopt;
+            }
+            const auto requirement = driver_requirement(*runtime);
+            const auto support = input.options.target_driver
+                                   ? driver_support(*runtime, *input.options.target_driver)
+                                   : driver_support(*runtime, *input.options.target_cuda);
+            if (!requirement || !support)
+            {
+                return std::nullopt;
+            }
+            const std::string fleet =
+              input.options.target_driver
+                ? "driver " + input.options.target_driver->to_string()
+                : "a driver for CUDA " + input.options.target_cuda->to_string();
+            return DriverVerdict{needing, *runtime, *support, *requirement, fleet};
+        }
+    }
+
+    void driver_too_old(const LintInput& input, Findings& findings)
+    {
+        const auto verdict = driver_verdict(input);
+        if (!verdict || verdict->support != DriverSupport::unsupported)
+        {
+            return;
+        }
+        add_finding(findings, "cuda.driver-too-old",
+                    quoted(verdict->claim->source) + " needs CUDA " + verdict->runtime.to_string() +
+                      ", which needs driver " + verdict->requirement.full.to_string() +
+                      " (at least " + verdict->requirement.family.to_string() +
+                      " with minor-version compatibility); the fleet has " + verdict->fleet,
+                    verdict->claim->position);
+    }
+
+    void driver_minor_compat(const LintInput& input, Findings& findings)
+    {
+        const auto verdict = driver_verdict(input);
+        if (!verdict || verdict->support != DriverSupport::minor_compat)
+        {
+            return;
+        }
+        add_finding(findings, "cuda.driver-minor-compat",
+                    quoted(verdict->claim->source) + " needs CUDA " + verdict->runtime.to_string() +
+                      " (driver " + verdict->requirement.full.to_string() + "); " + verdict->fleet +
+                      " runs it only under minor-version compatibility, without JIT of newer PTX",
+                    verdict->claim->position);
+    }
+}

@@ -1,0 +1,139 @@
+// `envcheck diff OLD NEW`: the semantic difference between two environment files (README
+// "envcheck diff"). Exit 0 when they are equal, 1 when they differ (like diff(1)), 2 on errors.
+#include <memory>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "checks/diff.hpp"
+#include "cli/command.hpp"
+#include "cli/commands.hpp"
+#include "cli/exit_codes.hpp"
+#include "cli/output.hpp"
+#include "formats/environment_yaml.hpp"
+#include "fsio/files.hpp"
+#include "report/diff_report.hpp"
+
+namespace envcheck::cli
+{
+    struct DiffOptions
+    {
+        std::string old_path;
+        std::string new_path;
+        report::DiffFormat format = report::DiffFormat::text;
+        std::string output;
+    };
+
+    namespace
+    {
+        // An environment file that loads completely; its first loader error otherwise.
+        auto load(const std::string& path) -> util::Result<formats::EnvironmentFile>
+        {
+            auto text = fsio::read_file(path);
+            if (!text)
+            {
+                return util::unexpected(text.error());
+            }
+            auto file = formats::parse_environment_yaml(*text, path);
+            if (!file)
+            {
+                return file;
+            }
+            for (const auto& diagnostic : file->diagnostics)
+            {
+                if (diagnostic.severity == formats::severity_error)
+                {
+                    return util::unexpected(util::make_error(
+                      util::ErrorKind::parse, diagnostic.message + " [" + diagnostic.rule + "]",
+                      util::SourceLocation{path, diagnostic.position.line,
+                                           diagnostic.position.column},
+                      diagnostic.fix));
+                }
+            }
+            return file;
+        }
+
+        auto to_report(const checks::PackageSetDiff& diff, const DiffOptions& options)
+          -> report::DiffReport
+        {
+            report::DiffReport out;
+            out.old_path = options.old_path;
+            out.new_path = options.new_path;
+            out.old_channels = diff.old_channels;
+            out.new_channels = diff.new_channels;
+            out.channels_added = diff.channels.added;
+            out.channels_removed = diff.channels.removed;
+            out.channels_reordered = diff.channels.reordered;
+            for (const auto& change : diff.packages)
+            {
+                report::DiffEntry entry;
+                entry.change = change.kind == checks::ChangeKind::added ? report::DiffChange::added
+                               : change.kind == checks::ChangeKind::removed
+                                 ? report::DiffChange::removed
+                                 : report::DiffChange::changed;
+                entry.name = change.entry().name;
+                entry.manager = change.entry().manager;
+                if (change.old_entry)
+                {
+                    entry.old_spec = change.old_entry->text;
+                }
+                if (change.new_entry)
+                {
+                    entry.new_spec = change.new_entry->text;
+                }
+                for (const auto& risk : change.risks)
+                {
+                    entry.risks.push_back(
+                      report::DiffRisk{std::string(checks::to_string(risk.kind)), risk.message});
+                }
+                out.entries.push_back(std::move(entry));
+            }
+            return out;
+        }
+    }
+
+    auto run_diff(const DiffOptions& options) -> int
+    {
+        const auto older = load(options.old_path);
+        if (!older)
+        {
+            return report_error(older.error());
+        }
+        const auto newer = load(options.new_path);
+        if (!newer)
+        {
+            return report_error(newer.error());
+        }
+        const auto diff = checks::diff_package_sets(checks::package_set_from(*older),
+                                                    checks::package_set_from(*newer));
+        const report::DiffReport diff_report = to_report(diff, options);
+        const int written = emit(report::render_diff(diff_report, options.format), options.output);
+        if (written != code(Exit::ok))
+        {
+            return written;
+        }
+        return diff_report.equal() ? code(Exit::ok) : code(Exit::findings);
+    }
+
+    auto setup_diff(CLI::App& app) -> Run
+    {
+        auto options = std::make_shared<DiffOptions>();
+        app
+          .add_option("old", options->old_path,
+                      "The old environment file ('-' or <(git show ...) work)")
+          ->required();
+        app.add_option("new", options->new_path, "The new environment file")->required();
+        app
+          .add_option_function<std::string>(
+            "--format",
+            [options](const std::string& name) {
+                options->format =
+                  report::parse_diff_format(name).value_or(report::DiffFormat::text);
+            },
+            "Output: text (default), markdown (for a pull-request comment) or json")
+          ->check(CLI::IsMember({"text", "markdown", "json"}));
+        app.add_option("-o,--output", options->output,
+                       "Write the report to this file instead of standard output");
+        return [options] { return run_diff(*options); };
+    }
+}

@@ -1,0 +1,165 @@
+// `envcheck lint FILE...`: the CI gate for environment.yml files (README "envcheck lint").
+// Exit 0 when no finding is an error, 1 when one is, 2 on bad usage or an unreadable file.
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "checks/cuda_driver_table.hpp"
+#include "checks/lint.hpp"
+#include "cli/command.hpp"
+#include "cli/commands.hpp"
+#include "cli/exit_codes.hpp"
+#include "cli/output.hpp"
+#include "fsio/files.hpp"
+#include "model/cuda_version.hpp"
+#include "report/lint_report.hpp"
+
+namespace envcheck::cli
+{
+    struct LintOptions
+    {
+        std::vector<std::string> files;
+        report::LintFormat format = report::LintFormat::text;
+        bool strict = false;
+        std::string target_driver;
+        std::string target_cuda;
+        bool list_rules = false;
+        std::string output;
+    };
+
+    namespace
+    {
+        auto to_report(const std::vector<formats::LoaderRule>& rules)
+          -> std::vector<report::LintRuleInfo>
+        {
+            std::vector<report::LintRuleInfo> out;
+            for (const auto& rule : rules)
+            {
+                out.push_back(report::LintRuleInfo{
+                  std::string(rule.id),
+                  report::parse_severity(rule.severity).value_or(report::Severity::error),
+                  std::string(rule.description), std::string(rule.fix)});
+            }
+            return out;
+        }
+
+        auto to_report(const std::string& path,
+                       const std::vector<formats::EnvDiagnostic>& diagnostics) -> report::LintFile
+        {
+            report::LintFile file{path, {}};
+            for (const auto& item : diagnostics)
+            {
+                file.diagnostics.push_back(report::LintDiagnostic{
+                  report::parse_severity(item.severity).value_or(report::Severity::error),
+                  item.rule, item.message, std::max<std::size_t>(item.position.line, 1),
+                  std::max<std::size_t>(item.position.column, 1), item.fix});
+            }
+            return file;
+        }
+
+        auto usage_error(std::string message) -> int
+        {
+            return report_error(util::make_error(util::ErrorKind::usage, std::move(message)));
+        }
+
+        auto lint_options(const LintOptions& options) -> util::Result<checks::LintOptions>
+        {
+            checks::LintOptions out;
+            out.strict = options.strict;
+            if (!options.target_driver.empty())
+            {
+                out.target_driver = checks::parse_driver_version(options.target_driver);
+                if (!out.target_driver)
+                {
+                    return util::unexpected(
+                      util::make_error(util::ErrorKind::usage,
+                                       "--target-driver '" + options.target_driver +
+                                         "' is not an NVIDIA driver version such as 535.104.05"));
+                }
+            }
+            if (!options.target_cuda.empty())
+            {
+                out.target_cuda = model::parse_cuda_version(options.target_cuda);
+                if (!out.target_cuda)
+                {
+                    return util::unexpected(util::make_error(
+                      util::ErrorKind::usage, "--target-cuda '" + options.target_cuda +
+                                                "' is not a CUDA version such as 12.2"));
+                }
+            }
+            return out;
+        }
+    }
+
+    auto run_lint(const LintOptions& options) -> int
+    {
+        const auto rules = to_report(checks::rule_catalog());
+        if (options.list_rules)
+        {
+            return emit(report::render_rule_list(rules, options.format), options.output);
+        }
+        if (options.files.empty())
+        {
+            return usage_error(
+              "lint needs at least one environment file ('-' reads standard input)");
+        }
+        const auto settings = lint_options(options);
+        if (!settings)
+        {
+            return report_error(settings.error());
+        }
+        report::LintReport lint_report;
+        lint_report.rules = rules;
+        for (const auto& path : options.files)
+        {
+            auto text = fsio::read_file(path);
+            if (!text)
+            {
+                return report_error(text.error());
+            }
+            lint_report.files.push_back(to_report(path, checks::lint_text(*text, *settings)));
+        }
+        const int written =
+          emit(report::render_lint(lint_report, options.format, ENVCHECK_VERSION), options.output);
+        if (written != code(Exit::ok))
+        {
+            return written;
+        }
+        return lint_report.count(report::Severity::error) == 0 ? code(Exit::ok)
+                                                               : code(Exit::findings);
+    }
+
+    auto setup_lint(CLI::App& app) -> Run
+    {
+        auto options = std::make_shared<LintOptions>();
+        app.add_option("files", options->files,
+                       "Environment files to lint ('-' reads standard input)");
+        // Bound through the parser: CLI11 would print the enum with our to_string(), which
+        // returns a string_view it cannot take.
+        app
+          .add_option_function<std::string>(
+            "--format",
+            [options](const std::string& name) {
+                options->format =
+                  report::parse_lint_format(name).value_or(report::LintFormat::text);
+            },
+            "Output: text (default), json, sarif or github")
+          ->check(CLI::IsMember({"text", "json", "sarif", "github"}));
+        app.add_flag("--strict", options->strict, "Make repro.unpinned an error");
+        auto* driver = app.add_option(
+          "--target-driver", options->target_driver,
+          "The fleet's NVIDIA driver, e.g. 535.104.05: flag CUDA pins it cannot run");
+        app
+          .add_option("--target-cuda", options->target_cuda,
+                      "The CUDA version the fleet's driver reports (nvidia-smi), e.g. 12.2")
+          ->excludes(driver);
+        app.add_flag("--list-rules", options->list_rules,
+                     "Print every rule id, its severity and its fix");
+        app.add_option("-o,--output", options->output,
+                       "Write the report to this file instead of standard output");
+        return [options] { return run_lint(*options); };
+    }
+}

@@ -1,0 +1,1194 @@
+#include "formats/environment_yaml.hpp"
+
+#include <algorithm>
+#include <array>
+#include <exception>
+#include <string>
+#include <utility>
+
+#include <yaml-cpp/yaml.h>
+
+#include "util/strings.hpp"
+
+namespace envcheck::formats
+{
+    namespace
+    {
+        namespace rule
+        {
+            constexpr std::string_view syntax = "yaml.syntax";
+            constexpr std::string_view tab_indentation = "yaml.tab-indentation";
+            constexpr std::string_view merge_conflict = "yaml.merge-conflict";
+            constexpr std::string_view template_syntax = "yaml.template";
+            constexpr std::string_view invalid_utf8 = "yaml.invalid-utf8";
+            constexpr std::string_view empty = "yaml.empty";
+            constexpr std::string_view multiple_documents = "yaml.multiple-documents";
+            constexpr std::string_view duplicate_key = "yaml.duplicate-key";
+            constexpr std::string_view not_a_mapping = "yaml.not-a-mapping";
+            constexpr std::string_view wrong_type = "yaml.wrong-type";
+            constexpr std::string_view python_tag = "yaml.python-tag";
+            constexpr std::string_view unknown_key = "env.unknown-key";
+            constexpr std::string_view extension_key = "env.extension-key";
+            constexpr std::string_view missing_dependencies = "env.missing-dependencies";
+            constexpr std::string_view unknown_subsection = "env.unknown-subsection";
+            constexpr std::string_view micromamba_selector = "env.micromamba-selector";
+            constexpr std::string_view invalid_name = "env.invalid-name";
+        }
+
+        constexpr std::array<LoaderRule, 17> rule_table{{
+          {rule::syntax, severity_error, "The text is not valid YAML.",
+           "Fix the YAML at the position shown: indentation, quotes, or a stray ':'."},
+          {rule::tab_indentation, severity_error,
+           "A tab in indentation; YAML allows only spaces there.", "Indent with spaces."},
+          {rule::merge_conflict, severity_error, "An unresolved git merge-conflict marker.",
+           "Resolve the conflict: keep one side and delete the <<<<<<<, ======= and >>>>>>> "
+           "lines."},
+          {rule::template_syntax, severity_error,
+           "Jinja template syntax ({{ }} or {% %}), which only conda-build renders.",
+           "Replace the template with what it renders to (a package spec)."},
+          {rule::invalid_utf8, severity_error, "Bytes that are not UTF-8.",
+           "Save the file as UTF-8."},
+          {rule::empty, severity_error, "The file has no content.",
+           "Write name, channels and dependencies keys."},
+          {rule::multiple_documents, severity_error,
+           "More than one YAML document ('---'); conda reads exactly one.",
+           "Keep one document per environment file."},
+          {rule::duplicate_key, severity_error,
+           "A key appears twice in one mapping; conda refuses the file.",
+           "Delete the repeated key or merge the two entries."},
+          {rule::not_a_mapping, severity_error,
+           "The top level is not a mapping of name, channels and dependencies.",
+           "Put the package list under a 'dependencies:' key."},
+          {rule::wrong_type, severity_error,
+           "A value of the wrong type: a number, list, mapping or nothing where a string belongs, "
+           "or "
+           "a string where a list belongs.",
+           "Quote the value, or write the spec as one string such as 'python=3.10'."},
+          {rule::python_tag, severity_warning,
+           "A !!python/... tag (written by old conda exports); safe YAML readers reject it.",
+           "Delete the tag."},
+          {rule::unknown_key, severity_warning,
+           "A top-level key conda does not know; conda ignores it.",
+           "Rename the key to one of name, prefix, channels, dependencies, variables, or delete "
+           "it."},
+          {rule::extension_key, severity_info,
+           "A key that other tools read (conda-lock: platforms, category) but conda ignores.",
+           "Nothing to do for conda-lock users; conda ignores the key."},
+          {rule::missing_dependencies, severity_error,
+           "No 'dependencies' key (CEP 24 requires it).", "Add a 'dependencies:' list."},
+          {rule::unknown_subsection, severity_error,
+           "A mapping in dependencies other than 'pip:'; conda fails on unknown installers.",
+           "Write the entry as a string such as '- python=3.10', or move it under '- pip:'."},
+          {rule::micromamba_selector, severity_warning,
+           "A '- sel(...):' entry, which only micromamba understands; conda fails on it.",
+           "Use a comment selector ('# [linux]') with conda-lock, or one file per platform."},
+          {rule::invalid_name, severity_error,
+           "An environment name with '/', ' ', ':' or '#', or the reserved 'base' or 'root'.",
+           "Choose a name of letters, digits, '-', '_' and '.'."},
+        }};
+
+        auto find_rule(std::string_view id) -> const LoaderRule&
+        {
+            const auto* found = std::find_if(rule_table.begin(), rule_table.end(),
+                                             [&](const LoaderRule& row) { return row.id == id; });
+            // Every id used below is a row of the table; the test of loader_rules() checks it.
+            return found != rule_table.end() ? *found : rule_table.front();
+        }
+
+        auto make_diagnostic(std::string_view rule_id, std::string message, TextPosition position,
+                             std::string fix = {}) -> EnvDiagnostic
+        {
+            const LoaderRule& row = find_rule(rule_id);
+            return EnvDiagnostic{std::string(row.severity), std::string(row.id), std::move(message),
+                                 position, fix.empty() ? std::string(row.fix) : std::move(fix)};
+        }
+
+        // --- text helpers ------------------------------------------------------------------
+
+        struct Line
+        {
+            std::string_view text; // without the line break and a trailing \r
+            std::size_t offset = 0;
+        };
+
+        auto split_into_lines(std::string_view text) -> std::vector<Line>
+        {
+            std::vector<Line> lines;
+            std::size_t start = 0;
+            while (start <= text.size())
+            {
+                const std::size_t end = text.find('\n', start);
+                std::string_view line = text.substr(
+                  start, end == std::string_view::npos ? std::string_view::npos : end - start);
+                if (!line.empty() && line.back() == '\r')
+                {
+                    line.remove_suffix(1);
+                }
+                lines.push_back(Line{line, start});
+                if (end == std::string_view::npos)
+                {
+                    break;
+                }
+                start = end + 1;
+            }
+            return lines;
+        }
+
+        // Index of the '#' that starts a comment (at the line start or after a space, outside
+        // quotes), searching from `from`; npos when the line has none.
+        auto comment_start(std::string_view line, std::size_t from = 0) -> std::size_t
+        {
+            char quote = '\0';
+            for (std::size_t i = from; i < line.size(); ++i)
+            {
+                const char c = line[i];
+                if (quote != '\0')
+                {
+                    if (c == quote)
+                    {
+                        quote = '\0';
+                    }
+                    continue;
+                }
+                const bool token_start = i == 0 || util::is_space(line[i - 1]);
+                if ((c == '"' || c == '\'') &&
+                    (token_start || line[i - 1] == '[' || line[i - 1] == ','))
+                {
+                    quote = c;
+                }
+                else if (c == '#' && token_start)
+                {
+                    return i;
+                }
+            }
+            return std::string_view::npos;
+        }
+
+        auto is_conflict_marker(std::string_view line) -> bool
+        {
+            for (const std::string_view marker : {"<<<<<<<", ">>>>>>>", "|||||||"})
+            {
+                if (line.starts_with(marker) && (line.size() == 7 || line[7] == ' '))
+                {
+                    return true;
+                }
+            }
+            return util::trim_right(line) == "=======";
+        }
+
+        // Where a ',' starts a token outside every flow collection ("- a\n,", "&a ,", "[],",
+        // "\"a\","). YAML allows ',' only inside flow collections and plain scalars, and
+        // yaml-cpp 0.7 loops forever, allocating, on such a comma (found by fuzzing), so it is
+        // found here first. A light scan: quotes, flow collections, comments, block scalars,
+        // node properties and plain scalars (continued on more indented lines).
+        auto find_stray_comma(const std::vector<Line>& lines) -> std::optional<TextPosition>
+        {
+            std::size_t depth = 0;
+            char quote = '\0';
+            bool token_start = true;
+            std::optional<std::size_t> block_scalar_indent; // of the line that opened it
+            bool plain_open = false;                        // a plain scalar may continue
+            std::size_t plain_indent = 0;                   // of the line that started it
+            for (std::size_t number = 0; number < lines.size(); ++number)
+            {
+                const std::string_view text = lines[number].text;
+                const std::size_t first = text.find_first_not_of(" \t");
+                const std::size_t indent = first == std::string_view::npos ? text.size() : first;
+                if (block_scalar_indent)
+                {
+                    if (first == std::string_view::npos || indent > *block_scalar_indent)
+                    {
+                        continue;
+                    }
+                    block_scalar_indent.reset();
+                }
+                if (quote == '\0' && first == std::string_view::npos)
+                {
+                    continue;
+                }
+                std::size_t i = 0;
+                if (quote == '\0')
+                {
+                    i = indent;
+                    const std::string_view rest = text.substr(indent);
+                    const bool marker = indent == 0 &&
+                                        (rest.starts_with("---") || rest.starts_with("...")) &&
+                                        (rest.size() == 3 || util::is_space(rest[3]));
+                    if (marker || (indent == 0 && rest.starts_with('%')))
+                    {
+                        depth = 0;
+                        token_start = true;
+                        plain_open = false;
+                        i = marker ? 3 : text.size();
+                    }
+                    else if (depth == 0)
+                    {
+                        token_start = !(plain_open && indent > plain_indent);
+                    }
+                }
+                const bool continued = plain_open && !token_start;
+                for (; i < text.size(); ++i)
+                {
+                    const char c = text[i];
+                    if (quote != '\0')
+                    {
+                        if (quote == '"' && c == '\\')
+                        {
+                            ++i;
+                        }
+                        else if (c == quote && quote == '\'' && i + 1 < text.size() &&
+                                 text[i + 1] == '\'')
+                        {
+                            ++i;
+                        }
+                        else if (c == quote)
+                        {
+                            quote = '\0';
+                            token_start = depth == 0;
+                        }
+                        continue;
+                    }
+                    const char next = i + 1 < text.size() ? text[i + 1] : ' ';
+                    const bool flow_indicator_next =
+                      next == ',' || next == '[' || next == ']' || next == '{' || next == '}';
+                    if (c == '#' && (i == 0 || util::is_space(text[i - 1])))
+                    {
+                        break; // a comment
+                    }
+                    if (util::is_space(c))
+                    {
+                        continue;
+                    }
+                    if (depth > 0)
+                    {
+                        if ((c == '"' || c == '\'') && token_start)
+                        {
+                            quote = c;
+                        }
+                        else if (c == '[' || c == '{')
+                        {
+                            ++depth;
+                            token_start = true;
+                        }
+                        else if (c == ']' || c == '}')
+                        {
+                            --depth;
+                            token_start = depth == 0;
+                        }
+                        else
+                        {
+                            token_start =
+                              c == ',' || c == '?' ||
+                              (c == ':' && (util::is_space(next) || flow_indicator_next));
+                        }
+                        continue;
+                    }
+                    if (!token_start)
+                    {
+                        token_start = c == ':' && util::is_space(next); // the end of a key
+                        continue;
+                    }
+                    if (c == ',')
+                    {
+                        return TextPosition{number + 1, i + 1};
+                    }
+                    if (c == '"' || c == '\'')
+                    {
+                        quote = c;
+                    }
+                    else if (c == '[' || c == '{')
+                    {
+                        depth = 1;
+                    }
+                    else if (c == '|' || c == '>')
+                    {
+                        block_scalar_indent = indent;
+                        break;
+                    }
+                    else if (c == '&' || c == '!' || c == '*')
+                    {
+                        // A node property stays before its node; an alias is a whole node.
+                        const std::size_t end = text.find_first_of(" \t,[]{}", i + 1);
+                        token_start = c != '*';
+                        i = (end == std::string_view::npos ? text.size() : end) - 1;
+                    }
+                    else if ((c == '-' || c == '?' || c == ':') && util::is_space(next))
+                    {
+                        token_start = true;
+                    }
+                    else
+                    {
+                        token_start = false;
+                    }
+                }
+                if (quote == '\0' && depth == 0 && !block_scalar_indent)
+                {
+                    plain_open = !token_start;
+                    if (plain_open && !continued)
+                    {
+                        plain_indent = indent;
+                    }
+                }
+            }
+            return std::nullopt;
+        }
+
+        // Problems yaml-cpp reports late, confusingly or not at all; the first one found wins.
+        auto prescan(const std::vector<Line>& lines) -> std::optional<EnvDiagnostic>
+        {
+            for (std::size_t index = 0; index < lines.size(); ++index)
+            {
+                const std::string_view line = lines[index].text;
+                const std::size_t line_number = index + 1;
+                if (is_conflict_marker(line))
+                {
+                    return make_diagnostic(
+                      rule::merge_conflict,
+                      "unresolved merge-conflict marker '" + std::string(line.substr(0, 7)) +
+                        "': the file was committed in the middle of a git merge",
+                      {line_number, 1});
+                }
+                const std::size_t content = line.find_first_not_of(" \t");
+                if (content == std::string_view::npos)
+                {
+                    continue;
+                }
+                const std::size_t tab = line.substr(0, content).find('\t');
+                if (tab != std::string_view::npos)
+                {
+                    return make_diagnostic(
+                      rule::tab_indentation,
+                      "tab character in indentation; YAML indents with spaces only",
+                      {line_number, tab + 1});
+                }
+                const std::string_view code = line.substr(0, comment_start(line));
+                for (const std::string_view opener : {"{{", "{%"})
+                {
+                    const std::size_t found = code.find(opener);
+                    if (found != std::string_view::npos)
+                    {
+                        return make_diagnostic(rule::template_syntax,
+                                               "Jinja template '" + std::string(opener) +
+                                                 "' is conda-build recipe syntax; conda cannot "
+                                                 "read it in an environment file",
+                                               {line_number, found + 1});
+                    }
+                }
+            }
+            return std::nullopt;
+        }
+
+        // How PyYAML (YAML 1.1, what conda reads with) types a plain scalar.
+        enum class PlainType
+        {
+            string,
+            integer,
+            floating,
+            boolean,
+            null,
+        };
+
+        auto is_digits(std::string_view text, std::string_view allowed) -> bool
+        {
+            return !text.empty() && text.find_first_not_of(allowed) == std::string_view::npos;
+        }
+
+        auto plain_type(std::string_view text) -> PlainType
+        {
+            static constexpr std::array<std::string_view, 4> nulls{"", "~", "null", "Null"};
+            static constexpr std::array<std::string_view, 18> booleans{
+              "yes",   "Yes",   "YES",   "no", "No", "NO", "true", "True", "TRUE",
+              "false", "False", "FALSE", "on", "On", "ON", "off",  "Off",  "OFF"};
+            if (std::find(nulls.begin(), nulls.end(), text) != nulls.end() || text == "NULL")
+            {
+                return PlainType::null;
+            }
+            if (std::find(booleans.begin(), booleans.end(), text) != booleans.end())
+            {
+                return PlainType::boolean;
+            }
+            std::string_view body = text;
+            if (body.starts_with('-') || body.starts_with('+'))
+            {
+                body.remove_prefix(1);
+            }
+            if (body == ".inf" || body == ".Inf" || body == ".INF" || text == ".nan" ||
+                text == ".NaN" || text == ".NAN")
+            {
+                return PlainType::floating;
+            }
+            if (body.starts_with("0x") && is_digits(body.substr(2), "0123456789abcdefABCDEF_"))
+            {
+                return PlainType::integer;
+            }
+            if (body.starts_with("0b") && is_digits(body.substr(2), "01_"))
+            {
+                return PlainType::integer;
+            }
+            if (is_digits(body, "0123456789_") && util::is_digit(body.front()))
+            {
+                return PlainType::integer;
+            }
+            // [0-9][0-9_]*.[0-9_]*([eE][-+][0-9]+)?  or  .[0-9_]+([eE][-+][0-9]+)?
+            const std::size_t dot = body.find('.');
+            if (dot == std::string_view::npos)
+            {
+                return PlainType::string;
+            }
+            std::string_view whole = body.substr(0, dot);
+            std::string_view fraction = body.substr(dot + 1);
+            const std::size_t exponent = fraction.find_first_of("eE");
+            if (exponent != std::string_view::npos)
+            {
+                const std::string_view power = fraction.substr(exponent + 1);
+                if (power.size() < 2 || (power[0] != '-' && power[0] != '+') ||
+                    !is_digits(power.substr(1), "0123456789"))
+                {
+                    return PlainType::string;
+                }
+                fraction = fraction.substr(0, exponent);
+            }
+            const bool whole_ok =
+              whole.empty() ? !fraction.empty() && util::is_digit(fraction.front())
+                            : util::is_digit(whole.front()) && is_digits(whole, "0123456789_");
+            const bool fraction_ok = fraction.empty() || is_digits(fraction, "0123456789_");
+            return whole_ok && fraction_ok ? PlainType::floating : PlainType::string;
+        }
+
+        auto describe(PlainType type) -> std::string_view
+        {
+            switch (type)
+            {
+                case PlainType::integer:
+                case PlainType::floating:
+                    return "a number";
+                case PlainType::boolean:
+                    return "a boolean";
+                case PlainType::null:
+                    return "nothing";
+                case PlainType::string:
+                    return "a string";
+            }
+            return "a string";
+        }
+
+        auto describe(const YAML::Node& node) -> std::string
+        {
+            switch (node.Type())
+            {
+                case YAML::NodeType::Sequence:
+                    return "a list";
+                case YAML::NodeType::Map:
+                    return "a mapping";
+                case YAML::NodeType::Null:
+                case YAML::NodeType::Undefined:
+                    return "nothing";
+                case YAML::NodeType::Scalar:
+                    return node.Tag() == "?" ? std::string(describe(plain_type(node.Scalar())))
+                                             : std::string("a string");
+            }
+            return "nothing";
+        }
+
+        // yaml-cpp's messages name parser states; say what the user did instead.
+        auto explain_yaml_error(const std::string& message) -> std::string
+        {
+            if (message == YAML::ErrorMsg::END_OF_MAP || message == YAML::ErrorMsg::END_OF_SEQ)
+            {
+                return "bad indentation: this line does not line up with the entries above it (" +
+                       message + ")";
+            }
+            if (message == YAML::ErrorMsg::MAP_VALUE)
+            {
+                return "a ':' where no mapping value is allowed; quote a value that contains ': ' "
+                       "(" +
+                       message + ")";
+            }
+            if (message == YAML::ErrorMsg::END_OF_MAP_FLOW ||
+                message == YAML::ErrorMsg::END_OF_SEQ_FLOW)
+            {
+                return "an unclosed '{' or '[' (" + message + ")";
+            }
+            if (message.find("end of string") != std::string::npos ||
+                message == YAML::ErrorMsg::EOF_IN_SCALAR)
+            {
+                return "unterminated quoted string (" + message + ")";
+            }
+            return "invalid YAML: " + message;
+        }
+
+        auto to_position(const YAML::Mark& mark) -> TextPosition
+        {
+            if (mark.is_null() || mark.line < 0 || mark.column < 0)
+            {
+                return {};
+            }
+            return {static_cast<std::size_t>(mark.line) + 1,
+                    static_cast<std::size_t>(mark.column) + 1};
+        }
+
+        constexpr std::array<std::string_view, 5> known_keys{"name", "prefix", "channels",
+                                                             "dependencies", "variables"};
+        constexpr std::array<std::string_view, 4> extension_keys{
+          "platforms", "category", "pip-repositories", "allow-pypi-requests"};
+
+        class Loader
+        {
+        public:
+            explicit Loader(std::string_view text)
+              : m_text(text)
+              , m_lines(split_into_lines(text))
+            {
+            }
+
+            auto load(const YAML::Node& root) -> std::optional<EnvDiagnostic>
+            {
+                if (root.IsScalar())
+                {
+                    const std::string head(util::trim(root.Scalar()).substr(0, 40));
+                    return make_diagnostic(
+                      rule::not_a_mapping,
+                      "the file is plain text ('" + head +
+                        "...'), not a mapping with name, channels and dependencies keys",
+                      start_of(root),
+                      "Write 'dependencies:' and list the packages under it as '- name' entries.");
+                }
+                if (root.IsSequence())
+                {
+                    return make_diagnostic(
+                      rule::not_a_mapping,
+                      "the top level is a list; an environment file is a mapping "
+                      "with name, channels and dependencies keys",
+                      start_of(root));
+                }
+                if (!root.IsMap())
+                {
+                    return make_diagnostic(rule::empty, "the file has no content", {1, 1});
+                }
+                if (auto duplicate = find_duplicate_key(root))
+                {
+                    return duplicate;
+                }
+                for (const auto& entry : root)
+                {
+                    check_quote(entry.first);
+                    if (auto failure = load_key(entry.first, entry.second))
+                    {
+                        return failure;
+                    }
+                    if (m_failure)
+                    {
+                        return m_failure;
+                    }
+                }
+                if (!m_file.has_dependencies)
+                {
+                    add(rule::missing_dependencies,
+                        "no 'dependencies' key: the environment installs nothing", start_of(root));
+                }
+                return std::nullopt;
+            }
+
+            auto take() -> EnvironmentFile { return std::move(m_file); }
+
+        private:
+            auto line_at(TextPosition position) const -> std::string_view
+            {
+                return position.line >= 1 && position.line <= m_lines.size()
+                         ? m_lines[position.line - 1].text
+                         : std::string_view{};
+            }
+
+            auto start_of(const YAML::Node& node) const -> TextPosition
+            {
+                const TextPosition position = to_position(node.Mark());
+                return position.line == 0 ? TextPosition{1, 1} : position;
+            }
+
+            auto offset_of(TextPosition position) const -> std::size_t
+            {
+                return m_lines[position.line - 1].offset + position.column - 1;
+            }
+
+            // Where the value's text begins: after an anchor, a tag and an opening quote.
+            auto value_position(const YAML::Node& node) const -> TextPosition
+            {
+                TextPosition position = to_position(node.Mark());
+                const std::string_view line = line_at(position);
+                while (position.column >= 1 && position.column <= line.size() &&
+                       (line[position.column - 1] == '&' || line[position.column - 1] == '!'))
+                {
+                    const std::size_t end = line.find_first_of(" \t", position.column - 1);
+                    const std::size_t next = end == std::string_view::npos
+                                               ? std::string_view::npos
+                                               : line.find_first_not_of(" \t", end);
+                    if (next == std::string_view::npos)
+                    {
+                        break;
+                    }
+                    position.column = next + 1;
+                }
+                if (position.column >= 1 && position.column <= line.size())
+                {
+                    const char first = line[position.column - 1];
+                    if (node.Tag() == "!" && (first == '"' || first == '\''))
+                    {
+                        ++position.column;
+                    }
+                }
+                return position;
+            }
+
+            // yaml-cpp marks an empty sequence entry at the token after it; the entry's '-' is
+            // the last token before that.
+            auto previous_token(TextPosition mark) const -> TextPosition
+            {
+                std::size_t line = mark.line == 0 ? m_lines.size() : mark.line;
+                std::size_t limit = mark.line == 0 ? std::string_view::npos : mark.column - 1;
+                for (; line >= 1; --line, limit = std::string_view::npos)
+                {
+                    const std::string_view text = m_lines[line - 1].text;
+                    std::string_view code = text.substr(0, std::min(limit, text.size()));
+                    code = util::trim_right(code.substr(0, comment_start(code)));
+                    if (!code.empty())
+                    {
+                        return {line, code.size()};
+                    }
+                }
+                return {1, 1};
+            }
+
+            // yaml-cpp reads an unterminated quoted scalar to the end of the file without an
+            // error; PyYAML (and so conda) rejects it.
+            void check_quote(const YAML::Node& node)
+            {
+                if (m_failure || !node.IsScalar() || node.Tag() != "!")
+                {
+                    return;
+                }
+                TextPosition position = value_position(node);
+                if (position.column < 2 || position.line == 0)
+                {
+                    return;
+                }
+                --position.column;
+                const std::size_t open = offset_of(position);
+                const char quote = m_text[open];
+                if (quote != '"' && quote != '\'')
+                {
+                    return;
+                }
+                for (std::size_t i = open + 1; i < m_text.size(); ++i)
+                {
+                    if (quote == '"' && m_text[i] == '\\')
+                    {
+                        ++i;
+                    }
+                    else if (m_text[i] == quote)
+                    {
+                        if (quote == '\'' && i + 1 < m_text.size() && m_text[i + 1] == '\'')
+                        {
+                            ++i;
+                            continue;
+                        }
+                        return;
+                    }
+                }
+                m_failure = make_diagnostic(rule::syntax,
+                                            std::string("unterminated quoted string: no closing ") +
+                                              quote + " before the end of the file",
+                                            position, "Close the quote.");
+            }
+
+            // conda-lock's "# [linux]" selector in the comment after an entry.
+            auto comment_selector(TextPosition position) const -> std::string
+            {
+                const std::string_view line = line_at(position);
+                if (position.column == 0 || position.column > line.size())
+                {
+                    return {};
+                }
+                const std::size_t hash = comment_start(line, position.column - 1);
+                if (hash == std::string_view::npos)
+                {
+                    return {};
+                }
+                const std::string_view comment = util::trim(line.substr(hash + 1));
+                if (comment.size() < 2 || comment.front() != '[' || comment.back() != ']')
+                {
+                    return {};
+                }
+                return std::string(util::trim(comment.substr(1, comment.size() - 2)));
+            }
+
+            void add(std::string_view rule_id, std::string message, TextPosition position,
+                     std::string fix = {})
+            {
+                m_file.diagnostics.push_back(
+                  make_diagnostic(rule_id, std::move(message), position, std::move(fix)));
+            }
+
+            auto find_duplicate_key(const YAML::Node& map) const -> std::optional<EnvDiagnostic>
+            {
+                std::vector<std::pair<std::string, TextPosition>> seen;
+                for (const auto& entry : map)
+                {
+                    if (!entry.first.IsScalar())
+                    {
+                        continue;
+                    }
+                    const std::string& key = entry.first.Scalar();
+                    const TextPosition position = start_of(entry.first);
+                    const auto first =
+                      std::find_if(seen.begin(), seen.end(),
+                                   [&](const auto& item) { return item.first == key; });
+                    if (first != seen.end())
+                    {
+                        return make_diagnostic(rule::duplicate_key,
+                                               "duplicate key '" + key + "' (first at line " +
+                                                 std::to_string(first->second.line) + ", column " +
+                                                 std::to_string(first->second.column) + ")",
+                                               position);
+                    }
+                    seen.emplace_back(key, position);
+                }
+                return std::nullopt;
+            }
+
+            void check_tag(const YAML::Node& node)
+            {
+                if (node.Tag().starts_with("tag:yaml.org,2002:python/"))
+                {
+                    add(rule::python_tag,
+                        "'!!" + node.Tag().substr(18) +
+                          "' tag: PyYAML's safe loader and other tools reject it",
+                        start_of(node));
+                }
+            }
+
+            // A string value, or a yaml.wrong-type diagnostic and nullopt.
+            auto string_value(const YAML::Node& node, std::string_view what, TextPosition fallback)
+              -> std::optional<EnvString>
+            {
+                const bool plain_non_string = node.IsScalar() && node.Tag() == "?" &&
+                                              plain_type(node.Scalar()) != PlainType::string;
+                if (!node.IsScalar() || plain_non_string)
+                {
+                    const TextPosition position = node.IsNull() ? fallback : start_of(node);
+                    std::string message =
+                      std::string(what) + " must be a string, found " + describe(node);
+                    if (node.IsScalar())
+                    {
+                        message += " ('" + node.Scalar() + "')";
+                    }
+                    add(rule::wrong_type, std::move(message), position);
+                    return std::nullopt;
+                }
+                check_quote(node);
+                if (util::trim(node.Scalar()).empty())
+                {
+                    add(rule::wrong_type, std::string(what) + " must not be empty",
+                        value_position(node));
+                    return std::nullopt;
+                }
+                return EnvString{node.Scalar(), value_position(node)};
+            }
+
+            auto load_key(const YAML::Node& key_node, const YAML::Node& value)
+              -> std::optional<EnvDiagnostic>
+            {
+                const TextPosition key_position = start_of(key_node);
+                if (!key_node.IsScalar())
+                {
+                    add(rule::wrong_type,
+                        "a top-level key must be a string, found " + describe(key_node),
+                        key_position);
+                    return std::nullopt;
+                }
+                const std::string& key = key_node.Scalar();
+                if (key == "name" || key == "prefix")
+                {
+                    auto text = string_value(value, "'" + key + "'", key_position);
+                    if (text && key == "name")
+                    {
+                        check_name(*text);
+                    }
+                    (key == "name" ? m_file.name : m_file.prefix) = std::move(text);
+                }
+                else if (key == "channels")
+                {
+                    m_file.has_channels = true;
+                    m_file.channels_position = key_position;
+                    load_channels(value);
+                }
+                else if (key == "dependencies")
+                {
+                    m_file.has_dependencies = true;
+                    m_file.dependencies_position = key_position;
+                    return load_dependencies(value);
+                }
+                else if (key == "variables")
+                {
+                    return load_variables(value);
+                }
+                else if (std::find(extension_keys.begin(), extension_keys.end(), key) !=
+                         extension_keys.end())
+                {
+                    add(rule::extension_key,
+                        "'" + key + "' is read by conda-lock; conda ignores it", key_position);
+                }
+                else
+                {
+                    check_quote(value);
+                    std::vector<std::string> candidates(known_keys.begin(), known_keys.end());
+                    const auto suggestion = util::closest_match(key, candidates);
+                    add(rule::unknown_key, "unknown key '" + key + "'; conda ignores it",
+                        key_position,
+                        suggestion ? "Did you mean '" + *suggestion + "'?" : std::string{});
+                }
+                return std::nullopt;
+            }
+
+            void check_name(const EnvString& name)
+            {
+                const std::size_t bad = name.value.find_first_of("/ :#");
+                if (bad != std::string::npos)
+                {
+                    add(rule::invalid_name,
+                        "environment name '" + name.value + "' contains '" + name.value[bad] +
+                          "', which conda does not allow in a name",
+                        {name.position.line, name.position.column + bad});
+                }
+                else if (name.value == "base" || name.value == "root")
+                {
+                    add(rule::invalid_name,
+                        "'" + name.value + "' is conda's reserved name for its own environment",
+                        name.position);
+                }
+            }
+
+            void load_channels(const YAML::Node& value)
+            {
+                if (value.IsNull())
+                {
+                    return;
+                }
+                if (!value.IsSequence())
+                {
+                    add(rule::wrong_type, "'channels' must be a list, found " + describe(value),
+                        start_of(value),
+                        "Write each channel on its own line as '  - conda-forge'.");
+                    return;
+                }
+                check_tag(value);
+                for (const auto& item : value)
+                {
+                    if (auto channel =
+                          string_value(item, "a channel", previous_token(to_position(item.Mark()))))
+                    {
+                        m_file.channels.push_back(std::move(*channel));
+                    }
+                }
+            }
+
+            auto load_dependencies(const YAML::Node& value) -> std::optional<EnvDiagnostic>
+            {
+                if (value.IsNull())
+                {
+                    return std::nullopt;
+                }
+                if (!value.IsSequence())
+                {
+                    add(rule::wrong_type, "'dependencies' must be a list, found " + describe(value),
+                        start_of(value), "Write each package on its own line as '  - numpy=1.26'.");
+                    return std::nullopt;
+                }
+                check_tag(value);
+                for (const auto& item : value)
+                {
+                    if (item.IsMap())
+                    {
+                        if (auto failure = load_subsections(item))
+                        {
+                            return failure;
+                        }
+                        continue;
+                    }
+                    if (item.IsScalar() && item.Tag() == "?" &&
+                        plain_type(item.Scalar()) != PlainType::string)
+                    {
+                        add(rule::wrong_type,
+                            "'" + item.Scalar() + "' is read as " +
+                              std::string(describe(plain_type(item.Scalar()))) +
+                              ", not a package spec",
+                            start_of(item),
+                            "Write the package name too, as in 'python=" + item.Scalar() +
+                              "', or quote the value.");
+                        continue;
+                    }
+                    if (auto spec = string_value(item, "a dependency",
+                                                 previous_token(to_position(item.Mark()))))
+                    {
+                        std::string selector = comment_selector(spec->position);
+                        m_file.dependencies.push_back(EnvDependency{
+                          std::move(spec->value), spec->position, std::move(selector)});
+                    }
+                }
+                return std::nullopt;
+            }
+
+            auto load_subsections(const YAML::Node& map) -> std::optional<EnvDiagnostic>
+            {
+                if (auto duplicate = find_duplicate_key(map))
+                {
+                    return duplicate;
+                }
+                for (const auto& entry : map)
+                {
+                    const TextPosition key_position = start_of(entry.first);
+                    const std::string key =
+                      entry.first.IsScalar() ? entry.first.Scalar() : std::string{};
+                    if (key == "pip")
+                    {
+                        if (m_file.pip_position.line == 0)
+                        {
+                            m_file.pip_position = key_position;
+                        }
+                        load_pip(entry.second);
+                    }
+                    else if (key.starts_with("sel(") && key.ends_with(")"))
+                    {
+                        const std::string selector = key.substr(4, key.size() - 5);
+                        add(rule::micromamba_selector,
+                            "'" + key +
+                              "' is micromamba's selector syntax; conda fails on this entry",
+                            key_position);
+                        if (auto spec = string_value(entry.second, "a dependency", key_position))
+                        {
+                            m_file.dependencies.push_back(
+                              EnvDependency{std::move(spec->value), spec->position, selector});
+                        }
+                    }
+                    else if (entry.second.IsScalar() && !key.empty())
+                    {
+                        add(rule::unknown_subsection,
+                            "'" + key + ": " + entry.second.Scalar() +
+                              "' is a mapping; conda reads mappings in dependencies as installer "
+                              "subsections and knows only 'pip'",
+                            key_position,
+                            "Write it as one string: '- " + key + "=" + entry.second.Scalar() +
+                              "'.");
+                    }
+                    else
+                    {
+                        add(rule::unknown_subsection,
+                            "unknown subsection '" + (key.empty() ? describe(entry.first) : key) +
+                              "' in dependencies; conda knows only 'pip'",
+                            key_position);
+                    }
+                }
+                return std::nullopt;
+            }
+
+            void load_pip(const YAML::Node& value)
+            {
+                if (value.IsNull())
+                {
+                    return;
+                }
+                if (!value.IsSequence())
+                {
+                    add(rule::wrong_type,
+                        "'pip' must be a list of requirement lines, found " + describe(value),
+                        start_of(value),
+                        "Write each requirement on its own line as '    - requests==2.32.3'.");
+                    return;
+                }
+                for (const auto& item : value)
+                {
+                    if (auto line = string_value(item, "a pip line",
+                                                 previous_token(to_position(item.Mark()))))
+                    {
+                        std::string selector = comment_selector(line->position);
+                        m_file.pip.push_back(
+                          EnvPipLine{std::move(line->value), line->position, std::move(selector)});
+                    }
+                }
+            }
+
+            auto load_variables(const YAML::Node& value) -> std::optional<EnvDiagnostic>
+            {
+                if (value.IsNull())
+                {
+                    return std::nullopt;
+                }
+                if (!value.IsMap())
+                {
+                    add(rule::wrong_type,
+                        "'variables' must be a mapping of names to values, found " +
+                          describe(value),
+                        start_of(value), "Write each variable as '  NAME: value'.");
+                    return std::nullopt;
+                }
+                if (auto duplicate = find_duplicate_key(value))
+                {
+                    return duplicate;
+                }
+                for (const auto& entry : value)
+                {
+                    if (!entry.first.IsScalar())
+                    {
+                        add(rule::wrong_type,
+                            "a variable name must be a string, found " + describe(entry.first),
+                            start_of(entry.first));
+                        continue;
+                    }
+                    check_quote(entry.first);
+                    check_quote(entry.second);
+                    EnvString name{entry.first.Scalar(), value_position(entry.first)};
+                    if (entry.second.IsNull())
+                    {
+                        EnvString empty{{}, name.position};
+                        m_file.variables.push_back(EnvVariable{std::move(name), std::move(empty)});
+                    }
+                    else if (entry.second.IsScalar())
+                    {
+                        // conda writes values with str(): numbers and booleans are fine here.
+                        m_file.variables.push_back(
+                          EnvVariable{std::move(name), EnvString{entry.second.Scalar(),
+                                                                 value_position(entry.second)}});
+                    }
+                    else
+                    {
+                        add(rule::wrong_type,
+                            "variable '" + name.value + "' must have a string value, found " +
+                              describe(entry.second),
+                            start_of(entry.second));
+                    }
+                }
+                return std::nullopt;
+            }
+
+            std::string_view m_text;
+            std::vector<Line> m_lines;
+            EnvironmentFile m_file;
+            std::optional<EnvDiagnostic> m_failure; // set by check_quote
+        };
+
+        auto has_content(const std::vector<Line>& lines) -> bool
+        {
+            return std::any_of(lines.begin(), lines.end(),
+                               [](const Line& line)
+                               {
+                                   const std::string_view code =
+                                     util::trim(line.text.substr(0, comment_start(line.text)));
+                                   return !code.empty() && code != "---" && code != "...";
+                               });
+        }
+    }
+
+    auto loader_rules() -> std::span<const LoaderRule>
+    {
+        return rule_table;
+    }
+
+    auto load_environment_yaml(std::string_view text)
+      -> util::Result<EnvironmentFile, EnvDiagnostic>
+    {
+        // A UTF-8 byte order mark is invisible to users and to YAML; positions start after it.
+        constexpr std::string_view bom = "\xEF\xBB\xBF";
+        if (text.starts_with(bom))
+        {
+            text.remove_prefix(bom.size());
+        }
+        if (const auto bad = util::find_invalid_utf8(text))
+        {
+            const auto where = util::line_column_at(text, *bad);
+            return util::unexpected(
+              make_diagnostic(rule::invalid_utf8,
+                              "byte 0x" + util::to_hex(text.substr(*bad, 1)) +
+                                " is not valid UTF-8 (is the file UTF-16 or Latin-1?)",
+                              {where.line, where.column}));
+        }
+        const std::vector<Line> lines = split_into_lines(text);
+        if (auto problem = prescan(lines))
+        {
+            return util::unexpected(std::move(*problem));
+        }
+        if (const auto comma = find_stray_comma(lines))
+        {
+            return util::unexpected(make_diagnostic(
+              rule::syntax,
+              "a ',' outside any [...] or {...}: YAML reads it as neither a list entry nor text",
+              *comma, "Remove the ',' or put the values in a flow list such as '[a, b]'."));
+        }
+        if (!has_content(lines))
+        {
+            return util::unexpected(make_diagnostic(
+              rule::empty,
+              text.empty() ? "the file is empty" : "the file has only comments and blank lines",
+              {1, 1}));
+        }
+        try
+        {
+            const std::vector<YAML::Node> documents = YAML::LoadAll(std::string(text));
+            if (documents.empty() || documents.front().IsNull())
+            {
+                return util::unexpected(
+                  make_diagnostic(rule::empty, "the file has no content", {1, 1}));
+            }
+            for (std::size_t i = 1; i < documents.size(); ++i)
+            {
+                if (!documents[i].IsNull())
+                {
+                    TextPosition position = to_position(documents[i].Mark());
+                    return util::unexpected(make_diagnostic(
+                      rule::multiple_documents,
+                      "a second YAML document starts here; conda reads one document per file",
+                      position.line == 0 ? TextPosition{1, 1} : position));
+                }
+            }
+            Loader loader(text);
+            if (auto failure = loader.load(documents.front()))
+            {
+                return util::unexpected(std::move(*failure));
+            }
+            return loader.take();
+        }
+        catch (const YAML::Exception& error)
+        {
+            TextPosition position = to_position(error.mark);
+            return util::unexpected(
+              make_diagnostic(rule::syntax, explain_yaml_error(error.msg),
+                              position.line == 0 ? TextPosition{1, 1} : position));
+        }
+        catch (const std::exception& error)
+        {
+            return util::unexpected(make_diagnostic(
+              rule::syntax, std::string("the YAML reader failed: ") + error.what(), {1, 1}));
+        }
+    }
+
+    auto parse_environment_yaml(std::string_view text, std::string_view file_name)
+      -> util::Result<EnvironmentFile>
+    {
+        auto loaded = load_environment_yaml(text);
+        if (!loaded)
+        {
+            const EnvDiagnostic& failure = loaded.error();
+            return util::unexpected(
+              util::make_error(util::ErrorKind::parse, failure.message + " [" + failure.rule + "]",
+                               util::SourceLocation{std::string(file_name), failure.position.line,
+                                                    failure.position.column},
+                               failure.fix));
+        }
+        return std::move(loaded).value();
+    }
+
+    auto has_errors(const EnvironmentFile& file) -> bool
+    {
+        return std::any_of(file.diagnostics.begin(), file.diagnostics.end(),
+                           [](const EnvDiagnostic& diagnostic)
+                           { return diagnostic.severity == severity_error; });
+    }
+}
