@@ -1,0 +1,55 @@
+// Where the dynamic loader would find the driver libraries (libcuda.so.1, libnvidia-ml.so.1):
+// LD_LIBRARY_PATH, then the directories of /etc/ld.so.conf (with its includes), then the default
+// directories. Under --root this is all envcheck learns about them: versions come from the real
+// file names (libcuda.so.1 -> libcuda.so.580.65.06), stubs and forward-compatibility libraries
+// from their directories.
+#ifndef ENVCHECK_SYSTEM_LIBRARY_SEARCH_HPP
+#define ENVCHECK_SYSTEM_LIBRARY_SEARCH_HPP
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/machine.hpp"
+#include "system/environment.hpp"
+#include "system/system_root.hpp"
+
+namespace envcheck::system
+{
+    inline constexpr std::string_view libcuda_name = "libcuda.so.1";
+    inline constexpr std::string_view libnvidia_ml_name = "libnvidia-ml.so.1";
+
+    // A directory the loader searches, and why.
+    struct SearchDir
+    {
+        std::string path;
+        std::string source; // "LD_LIBRARY_PATH", "ld.so.conf", "default"
+    };
+
+    [[nodiscard]] auto library_search_dirs(const SystemRoot& root, const Environment& environment)
+      -> std::vector<SearchDir>;
+    [[nodiscard]] auto search_libraries(const SystemRoot& root, const Environment& environment)
+      -> model::LibrarySearch;
+
+    // Describes a library file: real path, version from its name, size, stub and compat marks.
+    [[nodiscard]] auto describe_library(const SystemRoot& root, std::string_view name,
+                                        std::string_view path, std::string_view found_via)
+      -> model::LibraryFile;
+
+    // Text helpers, exposed for tests.
+    // The directories and include patterns of one ld.so.conf file, in order.
+    struct LdConfEntry
+    {
+        bool include = false; // an "include" pattern rather than a directory
+        std::string value;
+    };
+    [[nodiscard]] auto parse_ld_so_conf(std::string_view text) -> std::vector<LdConfEntry>;
+    // "libcuda.so.580.65.06" -> "580.65.06"; nullopt for "libcuda.so.1" or "libcuda.so".
+    [[nodiscard]] auto library_version_from_name(std::string_view file_name)
+      -> std::optional<std::string>;
+    [[nodiscard]] auto is_stub_path(std::string_view path) -> bool;
+    [[nodiscard]] auto is_compat_path(std::string_view path) -> bool;
+}
+
+#endif

@@ -1,0 +1,77 @@
+#include "system/machine_probe.hpp"
+
+#include <algorithm>
+
+#include "system/host.hpp"
+#include "system/kernel_driver.hpp"
+#include "system/library_search.hpp"
+#include "system/pci.hpp"
+#include "system/system_root.hpp"
+
+namespace envcheck::system
+{
+    namespace
+    {
+        // The nodes CUDA opens (not /dev/nvidia-caps/*, which are read-only by design).
+        auto cuda_node(const std::string& path) -> bool
+        {
+            if (path == "/dev/nvidiactl" || path == "/dev/nvidia-uvm")
+            {
+                return true;
+            }
+            const std::string_view rest =
+              std::string_view(path).substr(std::min<std::size_t>(path.size(), 11));
+            return path.starts_with("/dev/nvidia") && !rest.empty() &&
+                   std::all_of(rest.begin(), rest.end(),
+                               [](char c) { return c >= '0' && c <= '9'; });
+        }
+    }
+
+    auto probe_machine(const ProbeOptions& options) -> model::MachineFacts
+    {
+        const SystemRoot root(options.root);
+        model::MachineFacts facts;
+        facts.root = root.display();
+        facts.live = root.live() && options.load_drivers;
+        facts.hostname = read_hostname(root);
+        facts.os = read_os(root);
+        facts.cpu = read_cpu(root);
+        facts.container = read_container(root, options.environment);
+        facts.environment = report_environment(options.environment);
+        facts.pci = read_pci(root);
+        facts.kernel = read_kernel_driver(root);
+        facts.device_nodes = read_device_nodes(root);
+        facts.libraries = search_libraries(root, options.environment);
+        facts.processes = read_gpu_daemons(root);
+        if (!facts.live)
+        {
+            return facts;
+        }
+        // The child opens the nodes CUDA needs that this user may access: a node that passes
+        // access() but cannot be opened is blocked by the device cgroup.
+        std::vector<std::string> nodes;
+        for (const auto& node : facts.device_nodes)
+        {
+            if (node.exists && node.character_device && node.accessible.value_or(false) &&
+                cuda_node(node.path))
+            {
+                nodes.push_back(node.path);
+            }
+        }
+        auto nvml = probe_nvml(nodes, options.driver_timeout);
+        for (const auto& open : nvml.opens)
+        {
+            const auto node =
+              std::find_if(facts.device_nodes.begin(), facts.device_nodes.end(),
+                           [&](const model::DeviceNode& n) { return n.path == open.path; });
+            if (node != facts.device_nodes.end())
+            {
+                node->openable = open.ok;
+                node->open_error = open.error;
+            }
+        }
+        facts.nvml = std::move(nvml.facts);
+        facts.cuda = probe_cuda_driver(options.driver_timeout);
+        return facts;
+    }
+}

@@ -1,0 +1,432 @@
+// The NVML half of driver_probe.hpp.
+#include <array>
+#include <cerrno>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "fsio/files.hpp"
+#include "system/child.hpp"
+#include "system/dl.hpp"
+#include "system/driver_probe.hpp"
+#include "system/library_search.hpp"
+
+namespace envcheck::system
+{
+    namespace
+    {
+        // nvml.h (NVML API 13), declared from the documented signatures.
+        using Return = int; // nvmlReturn_t
+        struct DeviceHandle;
+        using Device = DeviceHandle*; // nvmlDevice_t
+
+        constexpr Return nvml_success = 0;
+        constexpr Return nvml_not_supported = 3;
+        constexpr Return nvml_not_found = 6;
+        constexpr Return nvml_insufficient_size = 7;
+        constexpr Return nvml_function_not_found = 13;
+
+        struct PciInfo // nvmlPciInfo_t, as filled by nvmlDeviceGetPciInfo_v3
+        {
+            char bus_id_legacy[16];
+            unsigned domain;
+            unsigned bus;
+            unsigned device;
+            unsigned pci_device_id;
+            unsigned pci_subsystem_id;
+            char bus_id[32];
+        };
+
+        struct Memory // nvmlMemory_t
+        {
+            unsigned long long total;
+            unsigned long long free;
+            unsigned long long used;
+        };
+
+        struct FabricInfo // nvmlGpuFabricInfo_t (v1)
+        {
+            unsigned char cluster_uuid[16];
+            Return status;
+            unsigned clique_id;
+            unsigned char state;
+        };
+
+        constexpr int clock_sm = 1;         // NVML_CLOCK_SM
+        constexpr int clock_memory = 2;     // NVML_CLOCK_MEM
+        constexpr int errors_corrected = 0; // NVML_MEMORY_ERROR_TYPE_CORRECTED
+        constexpr int errors_uncorrected = 1;
+        constexpr int counter_volatile = 0; // NVML_VOLATILE_ECC
+        constexpr int counter_aggregate = 1;
+        constexpr int temperature_gpu = 0; // NVML_TEMPERATURE_GPU
+
+        using InitFn = Return (*)();
+        using StringFn = Return (*)(char*, unsigned);
+        using IntFn = Return (*)(int*);
+        using UnsignedFn = Return (*)(unsigned*);
+        using HandleByIndexFn = Return (*)(unsigned, Device*);
+        using DeviceStringFn = Return (*)(Device, char*, unsigned);
+        using DeviceUnsignedFn = Return (*)(Device, unsigned*);
+        using DeviceIntFn = Return (*)(Device, int*);
+        using DeviceIntPairFn = Return (*)(Device, int*, int*);
+        using DeviceUnsignedPairFn = Return (*)(Device, unsigned*, unsigned*);
+        using DevicePciFn = Return (*)(Device, PciInfo*);
+        using DeviceMemoryFn = Return (*)(Device, Memory*);
+        using DeviceClockFn = Return (*)(Device, int, unsigned*);
+        using DeviceU64Fn = Return (*)(Device, unsigned long long*);
+        using DeviceEccFn = Return (*)(Device, int, int, unsigned long long*);
+        using DeviceRowsFn = Return (*)(Device, unsigned*, unsigned*, unsigned*, unsigned*);
+        using DeviceMigHandleFn = Return (*)(Device, unsigned, Device*);
+        using DeviceProcessesFn = Return (*)(Device, unsigned*, void*);
+        using DeviceFabricFn = Return (*)(Device, FabricInfo*);
+
+        class Nvml
+        {
+        public:
+            explicit Nvml(void* handle)
+              : m_handle(handle)
+            {
+            }
+
+            template<class Function>
+            auto get(const char* name) const -> Function
+            {
+                return symbol<Function>(m_handle, name);
+            }
+
+        private:
+            void* m_handle;
+        };
+
+        // Records a failed query, other than "not supported" or "absent from this driver".
+        void note(model::NvmlGpu& gpu, const char* call, Return result)
+        {
+            if (result != nvml_success && result != nvml_not_supported &&
+                result != nvml_function_not_found)
+            {
+                gpu.errors.push_back(std::string(call) + ": " + model::nvml_error_name(result));
+            }
+        }
+
+        template<class Function, class... Args>
+        auto call(const Nvml& nvml, model::NvmlGpu& gpu, const char* name, Args... args) -> bool
+        {
+            const auto function = nvml.get<Function>(name);
+            if (function == nullptr)
+            {
+                return false;
+            }
+            const Return result = function(args...);
+            note(gpu, name, result);
+            return result == nvml_success;
+        }
+
+        auto as_int(unsigned value) -> int
+        {
+            return static_cast<int>(value);
+        }
+
+        void query_gpu(const Nvml& nvml, Device device, model::NvmlGpu& gpu)
+        {
+            char text[256] = {};
+            if (call<DeviceStringFn>(nvml, gpu, "nvmlDeviceGetName", device, text,
+                                     unsigned{ sizeof(text) }))
+            {
+                gpu.name = text;
+            }
+            if (call<DeviceStringFn>(nvml, gpu, "nvmlDeviceGetUUID", device, text,
+                                     unsigned{ sizeof(text) }))
+            {
+                gpu.uuid = text;
+            }
+            PciInfo pci{};
+            if (call<DevicePciFn>(nvml, gpu, "nvmlDeviceGetPciInfo_v3", device, &pci))
+            {
+                gpu.pci_bus_id = pci.bus_id;
+            }
+            int first = 0;
+            int second = 0;
+            if (call<DeviceIntFn>(nvml, gpu, "nvmlDeviceGetBrand", device, &first))
+            {
+                gpu.brand = first;
+            }
+            if (call<DeviceIntPairFn>(nvml, gpu, "nvmlDeviceGetCudaComputeCapability", device,
+                                      &first, &second))
+            {
+                gpu.compute_capability_major = first;
+                gpu.compute_capability_minor = second;
+            }
+            Memory memory{};
+            if (call<DeviceMemoryFn>(nvml, gpu, "nvmlDeviceGetMemoryInfo", device, &memory))
+            {
+                gpu.memory_total_bytes = memory.total;
+                gpu.memory_used_bytes = memory.used;
+            }
+            unsigned value = 0;
+            const auto read_unsigned = [&](const char* name, std::optional<int>& out)
+            {
+                if (call<DeviceUnsignedFn>(nvml, gpu, name, device, &value))
+                {
+                    out = as_int(value);
+                }
+            };
+            read_unsigned("nvmlDeviceGetCurrPcieLinkGeneration", gpu.pcie_generation_current);
+            read_unsigned("nvmlDeviceGetMaxPcieLinkGeneration", gpu.pcie_generation_max);
+            read_unsigned("nvmlDeviceGetCurrPcieLinkWidth", gpu.pcie_width_current);
+            read_unsigned("nvmlDeviceGetMaxPcieLinkWidth", gpu.pcie_width_max);
+            const auto read_clock = [&](const char* name, int type, std::optional<int>& out)
+            {
+                if (call<DeviceClockFn>(nvml, gpu, name, device, type, &value))
+                {
+                    out = as_int(value);
+                }
+            };
+            read_clock("nvmlDeviceGetClockInfo", clock_sm, gpu.sm_clock_mhz);
+            read_clock("nvmlDeviceGetMaxClockInfo", clock_sm, gpu.sm_clock_max_mhz);
+            read_clock("nvmlDeviceGetClockInfo", clock_memory, gpu.memory_clock_mhz);
+            read_clock("nvmlDeviceGetMaxClockInfo", clock_memory, gpu.memory_clock_max_mhz);
+            unsigned long long reasons = 0;
+            // ...ClocksEventReasons since driver 535; ...ThrottleReasons before (same bits).
+            if (nvml.get<DeviceU64Fn>("nvmlDeviceGetCurrentClocksEventReasons") != nullptr)
+            {
+                if (call<DeviceU64Fn>(nvml, gpu, "nvmlDeviceGetCurrentClocksEventReasons", device,
+                                      &reasons))
+                {
+                    gpu.clock_event_reasons = reasons;
+                }
+            }
+            else if (call<DeviceU64Fn>(nvml, gpu, "nvmlDeviceGetCurrentClocksThrottleReasons",
+                                       device, &reasons))
+            {
+                gpu.clock_event_reasons = reasons;
+            }
+            if (call<DeviceIntPairFn>(nvml, gpu, "nvmlDeviceGetEccMode", device, &first, &second))
+            {
+                gpu.ecc_enabled = first != 0;
+                gpu.ecc_pending = second != 0;
+            }
+            if (gpu.ecc_enabled.value_or(false))
+            {
+                const auto read_ecc = [&](int type, int counter, std::optional<std::uint64_t>& out)
+                {
+                    unsigned long long count = 0;
+                    if (call<DeviceEccFn>(nvml, gpu, "nvmlDeviceGetTotalEccErrors", device, type,
+                                          counter, &count))
+                    {
+                        out = count;
+                    }
+                };
+                read_ecc(errors_corrected, counter_volatile, gpu.ecc_corrected_volatile);
+                read_ecc(errors_uncorrected, counter_volatile, gpu.ecc_uncorrected_volatile);
+                read_ecc(errors_corrected, counter_aggregate, gpu.ecc_corrected_aggregate);
+                read_ecc(errors_uncorrected, counter_aggregate, gpu.ecc_uncorrected_aggregate);
+            }
+            std::array<unsigned, 4> rows{};
+            if (call<DeviceRowsFn>(nvml, gpu, "nvmlDeviceGetRemappedRows", device, &rows[0],
+                                   &rows[1], &rows[2], &rows[3]))
+            {
+                gpu.remapped_rows_correctable = as_int(rows[0]);
+                gpu.remapped_rows_uncorrectable = as_int(rows[1]);
+                gpu.remapping_pending = rows[2] != 0;
+                gpu.remapping_failed = rows[3] != 0;
+            }
+            if (call<DeviceIntFn>(nvml, gpu, "nvmlDeviceGetComputeMode", device, &first))
+            {
+                gpu.compute_mode = model::compute_mode_from_code(first);
+            }
+            unsigned current = 0;
+            unsigned pending = 0;
+            if (call<DeviceUnsignedPairFn>(nvml, gpu, "nvmlDeviceGetMigMode", device, &current,
+                                           &pending))
+            {
+                gpu.mig_enabled = current != 0;
+                gpu.mig_pending = pending != 0;
+            }
+            if (gpu.mig_enabled.value_or(false))
+            {
+                unsigned slots = 0;
+                const auto handle_at =
+                  nvml.get<DeviceMigHandleFn>("nvmlDeviceGetMigDeviceHandleByIndex");
+                if (handle_at != nullptr &&
+                    call<DeviceUnsignedFn>(nvml, gpu, "nvmlDeviceGetMaxMigDeviceCount", device,
+                                           &slots))
+                {
+                    int existing = 0;
+                    for (unsigned slot = 0; slot < slots; ++slot)
+                    {
+                        Device mig = nullptr;
+                        const Return result = handle_at(device, slot, &mig);
+                        existing += result == nvml_success ? 1 : 0;
+                        if (result != nvml_success && result != nvml_not_found)
+                        {
+                            note(gpu, "nvmlDeviceGetMigDeviceHandleByIndex", result);
+                        }
+                    }
+                    gpu.mig_devices = existing;
+                }
+            }
+            if (call<DeviceIntFn>(nvml, gpu, "nvmlDeviceGetPersistenceMode", device, &first))
+            {
+                gpu.persistence_mode = first != 0;
+            }
+            if (call<DeviceClockFn>(nvml, gpu, "nvmlDeviceGetTemperature", device, temperature_gpu,
+                                    &value))
+            {
+                gpu.temperature_c = as_int(value);
+            }
+            if (call<DeviceUnsignedFn>(nvml, gpu, "nvmlDeviceGetPowerUsage", device, &value))
+            {
+                gpu.power_w = value / 1000.0;
+            }
+            if (call<DeviceUnsignedFn>(nvml, gpu, "nvmlDeviceGetEnforcedPowerLimit", device,
+                                       &value))
+            {
+                gpu.power_limit_w = value / 1000.0;
+            }
+            // With no buffer NVML reports the count: SUCCESS for none, INSUFFICIENT_SIZE else.
+            if (const auto processes =
+                  nvml.get<DeviceProcessesFn>("nvmlDeviceGetComputeRunningProcesses_v3"))
+            {
+                unsigned count = 0;
+                const Return result = processes(device, &count, nullptr);
+                if (result == nvml_success || result == nvml_insufficient_size)
+                {
+                    gpu.compute_processes = as_int(count);
+                }
+                else
+                {
+                    note(gpu, "nvmlDeviceGetComputeRunningProcesses_v3", result);
+                }
+            }
+            FabricInfo fabric{};
+            if (call<DeviceFabricFn>(nvml, gpu, "nvmlDeviceGetGpuFabricInfo", device, &fabric) &&
+                fabric.state <= 3)
+            {
+                gpu.fabric_state = static_cast<model::FabricState>(fabric.state);
+            }
+        }
+
+        auto nvml_child(const std::vector<std::string>& nodes, const LineWriter& write_line) -> int
+        {
+            NvmlProbe probe;
+            for (const auto& path : nodes)
+            {
+                write_line(encode_step("open " + path));
+                const int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
+                probe.opens.push_back(
+                  { path, fd >= 0, fd >= 0 ? std::string{} : fsio::describe_errno(errno) });
+                if (fd >= 0)
+                {
+                    ::close(fd);
+                }
+            }
+            auto& facts = probe.facts;
+            write_line(encode_step("dlopen " + std::string(libnvidia_ml_name)));
+            void* handle = ::dlopen(std::string(libnvidia_ml_name).c_str(), RTLD_NOW | RTLD_LOCAL);
+            if (handle == nullptr)
+            {
+                facts.load_error = last_dl_error();
+                write_line(encode_nvml(probe));
+                return 0;
+            }
+            facts.library = loaded_library(handle, libnvidia_ml_name);
+            const Nvml nvml(handle);
+            const auto init = nvml.get<InitFn>("nvmlInit_v2");
+            if (init == nullptr)
+            {
+                facts.load_error = "nvmlInit_v2 not found in " + facts.library->real_path;
+                write_line(encode_nvml(probe));
+                return 0;
+            }
+            write_line(encode_step("nvmlInit_v2"));
+            facts.init_result = init();
+            if (*facts.init_result != nvml_success)
+            {
+                write_line(encode_nvml(probe));
+                return 0;
+            }
+            char text[256] = {};
+            if (const auto get = nvml.get<StringFn>("nvmlSystemGetDriverVersion");
+                get && get(text, sizeof(text)) == 0)
+            {
+                facts.driver_version = text;
+            }
+            if (const auto get = nvml.get<StringFn>("nvmlSystemGetNVMLVersion");
+                get && get(text, sizeof(text)) == 0)
+            {
+                facts.nvml_version = text;
+            }
+            int encoded = 0;
+            if (const auto get = nvml.get<IntFn>("nvmlSystemGetCudaDriverVersion_v2");
+                get && get(&encoded) == 0)
+            {
+                facts.cuda_driver_version = model::decode_cuda_version(encoded);
+            }
+            unsigned count = 0;
+            const auto get_count = nvml.get<UnsignedFn>("nvmlDeviceGetCount_v2");
+            const auto handle_at = nvml.get<HandleByIndexFn>("nvmlDeviceGetHandleByIndex_v2");
+            write_line(encode_step("nvmlDeviceGetCount_v2"));
+            if (get_count != nullptr && handle_at != nullptr && get_count(&count) == 0)
+            {
+                facts.device_count = static_cast<int>(count);
+                for (unsigned index = 0; index < count; ++index)
+                {
+                    model::NvmlGpu gpu;
+                    gpu.index = static_cast<int>(index);
+                    Device device = nullptr;
+                    write_line(encode_step("NVML queries of GPU " + std::to_string(index)));
+                    const Return result = handle_at(index, &device);
+                    if (result == nvml_success)
+                    {
+                        query_gpu(nvml, device, gpu);
+                    }
+                    else
+                    {
+                        note(gpu, "nvmlDeviceGetHandleByIndex_v2", result);
+                    }
+                    facts.gpus.push_back(std::move(gpu));
+                }
+            }
+            write_line(encode_nvml(probe));
+            write_line(encode_step("nvmlShutdown"));
+            if (const auto shutdown = nvml.get<InitFn>("nvmlShutdown"))
+            {
+                shutdown();
+            }
+            return 0;
+        }
+    }
+
+    auto probe_nvml(const std::vector<std::string>& nodes_to_open,
+                    std::chrono::milliseconds timeout) -> NvmlProbe
+    {
+        const auto child = run_in_child([&](const LineWriter& write_line)
+                                        { return nvml_child(nodes_to_open, write_line); },
+                                        timeout);
+        NvmlProbe probe;
+        std::string step;
+        bool decoded = false;
+        for (const auto& line : child.lines)
+        {
+            if (auto name = decode_step(line); !name.empty())
+            {
+                step = std::move(name);
+                continue;
+            }
+            if (auto result = decode_nvml(line))
+            {
+                probe = std::move(result).value();
+                decoded = true;
+            }
+        }
+        probe.facts.attempted = true;
+        // A hang in nvmlShutdown, after the findings were written, costs nothing.
+        if (!decoded)
+        {
+            probe.facts.failure.timed_out = child.timed_out;
+            probe.facts.failure.step = step;
+            probe.facts.failure.message =
+              "the NVML probe " + child.describe(timeout) + (step.empty() ? "" : " in " + step);
+        }
+        return probe;
+    }
+}

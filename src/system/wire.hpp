@@ -1,0 +1,45 @@
+// The JSON that the probing child processes write back over their pipe: NVML and CUDA driver
+// findings, one line each. Not a user-facing format (schemas/probe.schema.json is that one);
+// only the two ends of the pipe must agree.
+#ifndef ENVCHECK_SYSTEM_WIRE_HPP
+#define ENVCHECK_SYSTEM_WIRE_HPP
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/machine.hpp"
+#include "util/result.hpp"
+
+namespace envcheck::system
+{
+    // A device node the NVML child tried to open.
+    struct NodeOpen
+    {
+        std::string path;
+        bool ok = false;
+        std::string error;
+
+        auto operator==(const NodeOpen&) const -> bool = default;
+    };
+
+    struct NvmlProbe
+    {
+        model::NvmlFacts facts;
+        std::vector<NodeOpen> opens;
+
+        auto operator==(const NvmlProbe&) const -> bool = default;
+    };
+
+    [[nodiscard]] auto encode_nvml(const NvmlProbe& probe) -> std::string;
+    [[nodiscard]] auto decode_nvml(std::string_view text) -> util::Result<NvmlProbe>;
+    [[nodiscard]] auto encode_cuda(const model::CudaDriverFacts& facts) -> std::string;
+    [[nodiscard]] auto decode_cuda(std::string_view text) -> util::Result<model::CudaDriverFacts>;
+
+    // {"step":"cuInit"}: written before a call that can hang, so a timeout can name it.
+    [[nodiscard]] auto encode_step(std::string_view step) -> std::string;
+    // The step of a step line; empty for other lines.
+    [[nodiscard]] auto decode_step(std::string_view line) -> std::string;
+}
+
+#endif
