@@ -1,0 +1,191 @@
+// Helper kernels shared by the probes: random fills, and the device-side checks that verify
+// large outputs without copying them back.
+#include "kernels/detail/cuda_support.cuh"
+
+namespace envcheck::kernels::detail
+{
+    namespace
+    {
+        constexpr int threads_per_block = 256;
+
+        __global__ void fill_random_floats_kernel(float* data, std::size_t count,
+                                                  std::uint32_t seed)
+        {
+            const std::size_t stride = std::size_t{gridDim.x} * blockDim.x;
+            for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count;
+                 i += stride)
+            {
+                data[i] = random_float(seed, i);
+            }
+        }
+
+        __global__ void fill_random_words_kernel(std::uint32_t* data, std::size_t count,
+                                                 std::uint32_t seed)
+        {
+            const std::size_t stride = std::size_t{gridDim.x} * blockDim.x;
+            for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count;
+                 i += stride)
+            {
+                data[i] = random_word(seed, i);
+            }
+        }
+
+        __global__ void count_nonfinite_kernel(const float* data, std::size_t count,
+                                               unsigned long long* result)
+        {
+            const std::size_t stride = std::size_t{gridDim.x} * blockDim.x;
+            unsigned long long local = 0;
+            for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count;
+                 i += stride)
+            {
+                local += isfinite(data[i]) ? 0 : 1;
+            }
+            if (local != 0)
+            {
+                atomicAdd(result, local);
+            }
+        }
+
+        __global__ void count_pattern_mismatches_kernel(const std::uint32_t* data,
+                                                        std::size_t count, std::uint32_t seed,
+                                                        unsigned long long* result)
+        {
+            const std::size_t stride = std::size_t{gridDim.x} * blockDim.x;
+            unsigned long long local = 0;
+            for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count;
+                 i += stride)
+            {
+                local += data[i] == random_word(seed, i) ? 0 : 1;
+            }
+            if (local != 0)
+            {
+                atomicAdd(result, local);
+            }
+        }
+
+        // Enough blocks to fill the device, few enough that grid-stride loops stay cheap.
+        [[nodiscard]] auto blocks_for(std::size_t count, int& blocks) -> CudaStatus
+        {
+            int sms = 0;
+            if (auto status = multiprocessor_count(sms); !status.ok())
+            {
+                return status;
+            }
+            const std::size_t wanted = (count + threads_per_block - 1) / threads_per_block;
+            const std::size_t cap = static_cast<std::size_t>(sms) * 8;
+            blocks = static_cast<int>(wanted < cap ? (wanted == 0 ? 1 : wanted) : cap);
+            return {};
+        }
+
+        [[nodiscard]] auto count_with(const char* name, unsigned long long* device_result,
+                                      cudaStream_t stream, std::size_t& count) -> CudaStatus
+        {
+            unsigned long long host_result = 0;
+            if (auto status =
+                    check(cudaMemcpyAsync(&host_result, device_result, sizeof(host_result),
+                                          cudaMemcpyDeviceToHost, stream),
+                          name);
+                !status.ok())
+            {
+                return status;
+            }
+            if (auto status = check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+                !status.ok())
+            {
+                return status;
+            }
+            count = static_cast<std::size_t>(host_result);
+            return {};
+        }
+    }
+
+    auto multiprocessor_count(int& count) -> CudaStatus
+    {
+        int device = 0;
+        if (auto status = check(cudaGetDevice(&device), "cudaGetDevice"); !status.ok())
+        {
+            return status;
+        }
+        return check(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device),
+                     "cudaDeviceGetAttribute(MultiProcessorCount)");
+    }
+
+    auto fill_random_floats(float* data, std::size_t count, std::uint32_t seed, cudaStream_t stream)
+        -> CudaStatus
+    {
+        int blocks = 0;
+        if (auto status = blocks_for(count, blocks); !status.ok())
+        {
+            return status;
+        }
+        fill_random_floats_kernel<<<blocks, threads_per_block, 0, stream>>>(data, count, seed);
+        return check_launch("fill_random_floats_kernel");
+    }
+
+    auto fill_random_words(std::uint32_t* data, std::size_t count, std::uint32_t seed,
+                           cudaStream_t stream) -> CudaStatus
+    {
+        int blocks = 0;
+        if (auto status = blocks_for(count, blocks); !status.ok())
+        {
+            return status;
+        }
+        fill_random_words_kernel<<<blocks, threads_per_block, 0, stream>>>(data, count, seed);
+        return check_launch("fill_random_words_kernel");
+    }
+
+    auto count_nonfinite(const float* data, std::size_t count, cudaStream_t stream,
+                         std::size_t& nonfinite) -> CudaStatus
+    {
+        DeviceBuffer<unsigned long long> result;
+        int blocks = 0;
+        if (auto status = result.allocate(1); !status.ok())
+        {
+            return status;
+        }
+        if (auto status = blocks_for(count, blocks); !status.ok())
+        {
+            return status;
+        }
+        if (auto status =
+                check(cudaMemsetAsync(result.get(), 0, result.bytes(), stream), "cudaMemsetAsync");
+            !status.ok())
+        {
+            return status;
+        }
+        count_nonfinite_kernel<<<blocks, threads_per_block, 0, stream>>>(data, count, result.get());
+        if (auto status = check_launch("count_nonfinite_kernel"); !status.ok())
+        {
+            return status;
+        }
+        return count_with("cudaMemcpyAsync(nonfinite count)", result.get(), stream, nonfinite);
+    }
+
+    auto count_pattern_mismatches(const std::uint32_t* data, std::size_t count, std::uint32_t seed,
+                                  cudaStream_t stream, std::size_t& mismatches) -> CudaStatus
+    {
+        DeviceBuffer<unsigned long long> result;
+        int blocks = 0;
+        if (auto status = result.allocate(1); !status.ok())
+        {
+            return status;
+        }
+        if (auto status = blocks_for(count, blocks); !status.ok())
+        {
+            return status;
+        }
+        if (auto status =
+                check(cudaMemsetAsync(result.get(), 0, result.bytes(), stream), "cudaMemsetAsync");
+            !status.ok())
+        {
+            return status;
+        }
+        count_pattern_mismatches_kernel<<<blocks, threads_per_block, 0, stream>>>(data, count, seed,
+                                                                                  result.get());
+        if (auto status = check_launch("count_pattern_mismatches_kernel"); !status.ok())
+        {
+            return status;
+        }
+        return count_with("cudaMemcpyAsync(mismatch count)", result.get(), stream, mismatches);
+    }
+}

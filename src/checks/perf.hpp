@@ -1,0 +1,67 @@
+// "Performs as locked": a fresh `smoke --quick` measurement of one device against the baseline a
+// lock stored for it. Each compared metric passes while it stays within its tolerance of the
+// baseline; a drop beyond it fails, with the likely causes read from the machine facts
+// (PerfContext) measured alongside: another GPU model, other processes on the GPU, clocks held
+// back and why, a PCIe link trained below its maximum (host-transfer metrics only), ECC errors.
+#ifndef ENVCHECK_CHECKS_PERF_HPP
+#define ENVCHECK_CHECKS_PERF_HPP
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/check_result.hpp"
+#include "model/smoke.hpp"
+
+namespace envcheck::checks
+{
+    // The allowed drop, as a fraction of the baseline. Default: the larger of 10% and three
+    // times the spread the baseline's repeats showed, so a noisy metric is not flagged for its
+    // own noise. `per_metric` overrides it exactly, keyed "probe.metric"
+    // ("bandwidth.h2d_pinned_gbps": 0.05).
+    struct PerfTolerance
+    {
+        double relative = 0.10;
+        double spread_factor = 3.0;
+        std::map<std::string, double> per_metric;
+
+        [[nodiscard]] auto for_metric(const model::BaselineMetric& metric) const -> double;
+    };
+
+    struct PerfComparison
+    {
+        model::BaselineMetric baseline;
+        std::optional<double> measured;  // nullopt: the probe did not report the metric
+        double change = 0.0;             // (measured - baseline) / baseline, signed
+        double drop = 0.0;       // the loss in the metric's own direction; negative is a gain
+        double tolerance = 0.0;  // the allowed drop
+        model::Status status = model::Status::pass;
+        std::vector<std::string> causes;  // likely causes of a drop, most decisive first
+        std::string message;
+    };
+
+    // Compares every baseline metric with the same probe's metric in `measured`. A metric whose
+    // probe was skipped is skipped; one whose probe failed, errored or did not report it fails.
+    [[nodiscard]] auto compare_performance(const model::PerfBaseline& baseline,
+                                           const model::DeviceSmoke& measured,
+                                           const model::PerfContext& context,
+                                           const PerfTolerance& tolerance)
+        -> std::vector<PerfComparison>;
+
+    // The machine facts that could explain a drop of `metric`, most decisive first.
+    [[nodiscard]] auto likely_causes(const model::PerfContext& context,
+                                     const model::PerfBaseline& baseline,
+                                     const model::BaselineMetric& metric)
+        -> std::vector<std::string>;
+
+    // Whether a metric moves data between host and device (so the PCIe link bounds it).
+    [[nodiscard]] auto crosses_host_link(const model::BaselineMetric& metric) -> bool;
+
+    // The common shape: id "perf.<probe>.<metric>", label gpu, metrics baseline/measured/change/
+    // tolerance, and the fix for a failure.
+    [[nodiscard]] auto to_check_outcomes(const std::vector<PerfComparison>& comparisons,
+                                         int device_index) -> std::vector<model::CheckOutcome>;
+}
+
+#endif

@@ -1,0 +1,49 @@
+// The probe registry: one row per probe {id, description, requirement, run}. The rows run in
+// table order inside the probe child process (gpu/smoke.hpp); a requirement the device does not
+// meet gives `skip` with the reason, and a failed gate (hello) skips the rest of that device.
+// Binaries built without CUDA carry no probes: probes() is empty there.
+#ifndef ENVCHECK_GPU_PROBES_HPP
+#define ENVCHECK_GPU_PROBES_HPP
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "gpu/smoke.hpp"
+#include "gpu/watchdog.hpp"
+#include "model/smoke.hpp"
+
+namespace envcheck::gpu
+{
+    struct ProbeContext
+    {
+        const model::GpuDevice& device;
+        model::SmokeMode mode = model::SmokeMode::quick;
+        std::uint32_t seed = 1;  // fresh per run: inputs are random, never the same twice
+    };
+
+    struct Probe
+    {
+        std::string_view id;
+        std::string_view description;
+        std::string_view requirement;  // "" when it runs on any device
+        // The reason the device does not meet the requirement; nullopt when it does.
+        std::optional<std::string> (*unmet)(const model::GpuDevice& device);
+        model::ProbeResult (*run)(const ProbeContext& context);
+        bool gate = false;  // when it does not pass, the later probes on the device are skipped
+    };
+
+    [[nodiscard]] auto probes() -> std::span<const Probe>;
+    [[nodiscard]] auto find_probe(std::string_view id) -> const Probe*;
+
+#ifdef ENVCHECK_WITH_CUDA
+    // The child process's main: reports the runtime, then opens each requested device and runs
+    // the requested probes on it, writing gpu/wire.hpp events to `out`. The first CUDA call of
+    // the process happens here. Returns the exit status.
+    [[nodiscard]] auto run_probe_child(const SmokeRequest& request, LineWriter& out) -> int;
+#endif
+}
+
+#endif

@@ -1,0 +1,296 @@
+#include "gpu/smoke.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include "gpu/build_info.hpp"
+#include "gpu/cuda_errors.hpp"
+#include "gpu/driver_library.hpp"
+#include "gpu/probes.hpp"
+#include "gpu/wire.hpp"
+
+namespace envcheck::gpu
+{
+    namespace
+    {
+        using model::GpuAvailability;
+
+        auto shorten(std::string_view text, std::size_t limit) -> std::string
+        {
+            if (text.size() <= limit)
+            {
+                return std::string(text);
+            }
+            return std::string(text.substr(0, limit)) + "...";
+        }
+
+        // Builds the report from the child's events as they arrive.
+        class Assembler
+        {
+        public:
+            Assembler(const SmokeRequest& request, const Progress& progress)
+                : m_request(request),
+                  m_progress(progress)
+            {
+                m_report.mode = request.mode;
+            }
+
+            void take(std::string_view line)
+            {
+                if (!m_protocol_error.empty())
+                {
+                    return;  // after garbage, nothing the child says can be trusted
+                }
+                auto event = decode_event(line);
+                if (!event)
+                {
+                    m_protocol_error = "the probe process wrote unreadable output (" + event.error()
+                                       + "): '" + shorten(line, 80) + "'";
+                    return;
+                }
+                std::visit([this](auto& e) { on(e); }, *event);
+            }
+
+            auto finish(const ChildReport& child, const ChildLimits& limits) -> model::SmokeReport
+            {
+                const bool clean = m_finished && child.end == ChildEnd::exited
+                                   && child.exit_code == 0 && m_protocol_error.empty();
+                std::string reason = m_protocol_error;
+                if (reason.empty() && !clean)
+                {
+                    reason = "the probe process " + child.describe(limits);
+                    if (!child.unterminated.empty())
+                    {
+                        reason += " after writing '" + shorten(child.unterminated, 80) + "'";
+                    }
+                }
+                if (!m_runtime)
+                {
+                    m_report.availability = GpuAvailability::probe_process_failed;
+                    m_report.diagnosis = reason + " before it reported the CUDA runtime";
+                    return std::move(m_report);
+                }
+                classify_runtime();
+                if (m_report.availability != GpuAvailability::available)
+                {
+                    return std::move(m_report);
+                }
+                if (m_report.devices.empty())
+                {
+                    m_report.availability = GpuAvailability::probe_process_failed;
+                    m_report.diagnosis =
+                        (clean ? std::string("the probe process reported no device") : reason)
+                        + " before it opened a device";
+                    return std::move(m_report);
+                }
+                if (!clean)
+                {
+                    fail_unfinished(reason);
+                }
+                return std::move(m_report);
+            }
+
+        private:
+            void notify(const ProgressEvent& event) const
+            {
+                if (m_progress)
+                {
+                    m_progress(event);
+                }
+            }
+
+            void on(const RuntimeEvent& event)
+            {
+                m_runtime = event;
+                m_report.driver_cuda = model::decode_cuda_version(event.driver_version);
+                m_report.runtime_cuda = model::decode_cuda_version(event.runtime_version);
+            }
+
+            void on(const DeviceEvent& event)
+            {
+                m_report.devices.push_back(model::DeviceSmoke{event.device, {}});
+                notify(ProgressEvent{ProgressEvent::Kind::device,
+                                     event.device,
+                                     {},
+                                     model::Status::skip,
+                                     0,
+                                     m_request.probes.size()});
+            }
+
+            void on(const StartEvent& event)
+            {
+                m_running = event;
+                if (auto* device = find_device(event.device))
+                {
+                    notify(ProgressEvent{ProgressEvent::Kind::probe_started, device->device,
+                                         event.probe, model::Status::skip,
+                                         device->probes.size() + 1, m_request.probes.size()});
+                }
+            }
+
+            void on(const ResultEvent& event)
+            {
+                auto* device = find_device(event.device);
+                if (device == nullptr)
+                {
+                    m_protocol_error = "the probe process reported a result for device "
+                                       + std::to_string(event.device) + ", which it never opened";
+                    return;
+                }
+                device->probes.push_back(event.result);
+                m_running.reset();
+                notify(ProgressEvent{ProgressEvent::Kind::probe_finished, device->device,
+                                     event.result.id, event.result.status, device->probes.size(),
+                                     m_request.probes.size()});
+            }
+
+            void on(const FinishEvent&) { m_finished = true; }
+
+            auto find_device(int index) -> model::DeviceSmoke*
+            {
+                const auto found =
+                    std::find_if(m_report.devices.begin(), m_report.devices.end(),
+                                 [&](const auto& device) { return device.device.index == index; });
+                return found == m_report.devices.end() ? nullptr : &*found;
+            }
+
+            void classify_runtime()
+            {
+                const RuntimeEvent& runtime = *m_runtime;
+                if (runtime.error)
+                {
+                    m_report.availability = GpuAvailability::no_usable_device;
+                    m_report.cuda_error = runtime.error;
+                    const auto& error = *runtime.error;
+                    m_report.diagnosis =
+                        std::string(advice_for(classify_cuda_error(error.code)).meaning)
+                        + ": cudaGetDeviceCount returned " + std::to_string(error.code) + " ("
+                        + error.name + ": " + error.message + ")";
+                    if (classify_cuda_error(error.code) == CudaErrorClass::driver_too_old
+                        && m_report.driver_cuda && m_report.runtime_cuda)
+                    {
+                        m_report.diagnosis +=
+                            "; the driver supports CUDA " + m_report.driver_cuda->to_string()
+                            + ", envcheck's runtime is CUDA " + m_report.runtime_cuda->to_string();
+                    }
+                    return;
+                }
+                if (runtime.device_count == 0)
+                {
+                    m_report.availability = GpuAvailability::no_usable_device;
+                    m_report.diagnosis = "the CUDA runtime reports no devices";
+                    return;
+                }
+                if (m_request.device && *m_request.device >= runtime.device_count)
+                {
+                    m_report.availability = GpuAvailability::no_such_device;
+                    m_report.diagnosis =
+                        "device " + std::to_string(*m_request.device)
+                        + " was asked for; this machine has " + std::to_string(runtime.device_count)
+                        + " CUDA device"
+                        + (runtime.device_count == 1
+                               ? " (0)"
+                               : "s (0-" + std::to_string(runtime.device_count - 1) + ")");
+                    return;
+                }
+                m_report.availability = GpuAvailability::available;
+            }
+
+            // The probe that was running gets the reason; every planned probe that never
+            // reported is an error too, so no device ever shows fewer probes than were asked for.
+            void fail_unfinished(const std::string& reason)
+            {
+                for (auto& device : m_report.devices)
+                {
+                    for (const auto& id : m_request.probes)
+                    {
+                        const bool reported =
+                            std::any_of(device.probes.begin(), device.probes.end(),
+                                        [&](const auto& probe) { return probe.id == id; });
+                        if (reported)
+                        {
+                            continue;
+                        }
+                        model::ProbeResult result;
+                        result.id = id;
+                        result.status = model::Status::error;
+                        const bool was_running = m_running
+                                                 && m_running->device == device.device.index
+                                                 && m_running->probe == id;
+                        result.message =
+                            was_running
+                                ? reason + " while this probe ran"
+                                : "not run: " + reason
+                                      + (m_running ? " during '" + m_running->probe + "'" : "");
+                        device.probes.push_back(std::move(result));
+                    }
+                }
+            }
+
+            const SmokeRequest& m_request;
+            const Progress& m_progress;
+            model::SmokeReport m_report;
+            std::optional<RuntimeEvent> m_runtime;
+            std::optional<StartEvent> m_running;
+            bool m_finished = false;
+            std::string m_protocol_error;
+        };
+    }
+
+    auto limits_for(const SmokeRequest& request) -> ChildLimits
+    {
+        ChildLimits limits;
+        limits.idle_timeout = request.probe_timeout;
+        limits.total_timeout = request.probe_timeout * 64;
+        return limits;
+    }
+
+    auto supervise_probes(const SmokeRequest& request, const ChildMain& child,
+                          const Progress& progress) -> model::SmokeReport
+    {
+        const ChildLimits limits = limits_for(request);
+        Assembler assembler(request, progress);
+        const ChildReport outcome =
+            run_watched(child, limits, [&](std::string_view line) { assembler.take(line); });
+        auto report = assembler.finish(outcome, limits);
+        report.duration_seconds = static_cast<double>(outcome.elapsed.count()) / 1000.0;
+        return report;
+    }
+
+    auto run_smoke(const SmokeRequest& request, const Progress& progress) -> model::SmokeReport
+    {
+        model::SmokeReport report;
+        report.mode = request.mode;
+        report.runtime_cuda = build_info().runtime;
+#ifndef ENVCHECK_WITH_CUDA
+        (void)progress;
+        report.availability = GpuAvailability::built_without_cuda;
+        report.diagnosis = "this envcheck was built without CUDA, so it carries no GPU probes";
+        return report;
+#else
+        const DriverLibrary driver = probe_driver_library();
+        if (!driver.loadable)
+        {
+            report.availability = GpuAvailability::no_driver;
+            // A missing file is the common case; anything else (wrong ELF class, a missing
+            // dependency) is worth quoting.
+            report.diagnosis =
+                driver.error.find("No such file") != std::string::npos
+                    ? "no NVIDIA driver (libcuda.so.1 not found)"
+                    : "the NVIDIA driver library libcuda.so.1 could not be loaded: " + driver.error;
+            return report;
+        }
+        SmokeRequest resolved = request;
+        if (resolved.probes.empty())
+        {
+            for (const auto& probe : probes())
+            {
+                resolved.probes.emplace_back(probe.id);
+            }
+        }
+        return supervise_probes(
+            resolved, [&](LineWriter& writer) { return run_probe_child(resolved, writer); },
+            progress);
+#endif
+    }
+}

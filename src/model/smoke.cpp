@@ -1,0 +1,192 @@
+#include "model/smoke.hpp"
+
+#include <algorithm>
+#include <array>
+#include <utility>
+
+namespace envcheck::model
+{
+    namespace
+    {
+        template <class Enum, std::size_t N>
+        auto parse_enum(const std::array<Enum, N>& values, std::string_view text)
+            -> std::optional<Enum>
+        {
+            for (const auto value : values)
+            {
+                if (to_string(value) == text)
+                {
+                    return value;
+                }
+            }
+            return std::nullopt;
+        }
+    }
+
+    auto to_string(SmokeMode mode) -> std::string_view
+    {
+        switch (mode)
+        {
+            case SmokeMode::quick:
+                return "quick";
+            case SmokeMode::full:
+                return "full";
+        }
+        return "quick";
+    }
+
+    auto parse_smoke_mode(std::string_view text) -> std::optional<SmokeMode>
+    {
+        return parse_enum(std::array{SmokeMode::quick, SmokeMode::full}, text);
+    }
+
+    auto to_string(MetricDirection direction) -> std::string_view
+    {
+        switch (direction)
+        {
+            case MetricDirection::higher_is_better:
+                return "higher_is_better";
+            case MetricDirection::lower_is_better:
+                return "lower_is_better";
+            case MetricDirection::informational:
+                return "informational";
+        }
+        return "informational";
+    }
+
+    auto parse_metric_direction(std::string_view text) -> std::optional<MetricDirection>
+    {
+        return parse_enum(std::array{MetricDirection::higher_is_better,
+                                     MetricDirection::lower_is_better,
+                                     MetricDirection::informational},
+                          text);
+    }
+
+    auto to_string(GpuAvailability availability) -> std::string_view
+    {
+        switch (availability)
+        {
+            case GpuAvailability::available:
+                return "available";
+            case GpuAvailability::built_without_cuda:
+                return "built_without_cuda";
+            case GpuAvailability::no_driver:
+                return "no_driver";
+            case GpuAvailability::no_usable_device:
+                return "no_usable_device";
+            case GpuAvailability::no_such_device:
+                return "no_such_device";
+            case GpuAvailability::probe_process_failed:
+                return "probe_process_failed";
+        }
+        return "probe_process_failed";
+    }
+
+    auto parse_gpu_availability(std::string_view text) -> std::optional<GpuAvailability>
+    {
+        return parse_enum(
+            std::array{GpuAvailability::available, GpuAvailability::built_without_cuda,
+                       GpuAvailability::no_driver, GpuAvailability::no_usable_device,
+                       GpuAvailability::no_such_device, GpuAvailability::probe_process_failed},
+            text);
+    }
+
+    auto ProbeResult::metric(std::string_view wanted) const -> const Metric*
+    {
+        const auto found =
+            std::find_if(metrics.begin(), metrics.end(),
+                         [&](const Metric& metric) { return metric.name == wanted; });
+        return found == metrics.end() ? nullptr : &*found;
+    }
+
+    auto GpuDevice::architecture() const -> std::string
+    {
+        return "sm_" + std::to_string(compute_capability_major)
+               + std::to_string(compute_capability_minor);
+    }
+
+    auto SmokeReport::passed() const -> bool
+    {
+        if (availability != GpuAvailability::available || devices.empty())
+        {
+            return false;
+        }
+        return std::all_of(devices.begin(), devices.end(),
+                           [](const DeviceSmoke& device)
+                           {
+                               return std::none_of(device.probes.begin(), device.probes.end(),
+                                                   [](const ProbeResult& probe)
+                                                   { return is_failure(probe.status); });
+                           });
+    }
+
+    auto to_check_run(const SmokeReport& report) -> CheckRun
+    {
+        CheckRun run;
+        run.command = "smoke";
+        run.duration_seconds = report.duration_seconds;
+        if (report.availability != GpuAvailability::available)
+        {
+            CheckOutcome outcome;
+            outcome.id = "smoke.gpu";
+            outcome.status = report.availability == GpuAvailability::no_such_device ? Status::error
+                                                                                    : Status::fail;
+            outcome.message = report.diagnosis;
+            outcome.fix = "run 'envcheck doctor' for the cause";
+            run.outcomes.push_back(std::move(outcome));
+            return run;
+        }
+        for (const auto& device : report.devices)
+        {
+            for (const auto& probe : device.probes)
+            {
+                CheckOutcome outcome;
+                outcome.id = "smoke." + probe.id;
+                outcome.status = probe.status;
+                outcome.message = probe.message;
+                for (const auto& metric : probe.metrics)
+                {
+                    outcome.metrics[metric.name] = metric.value;
+                }
+                outcome.labels = {{"gpu", std::to_string(device.device.index)},
+                                  {"gpu_name", device.device.name},
+                                  {"gpu_uuid", device.device.uuid}};
+                run.outcomes.push_back(std::move(outcome));
+            }
+        }
+        return run;
+    }
+
+    auto BaselineMetric::key() const -> std::string
+    {
+        return probe + "." + name;
+    }
+
+    auto make_baseline(const DeviceSmoke& measured, SmokeMode mode) -> PerfBaseline
+    {
+        PerfBaseline baseline;
+        baseline.device_index = measured.device.index;
+        baseline.device_name = measured.device.name;
+        baseline.device_uuid = measured.device.uuid;
+        baseline.pci_bus_id = measured.device.pci_bus_id;
+        baseline.mode = mode;
+        for (const auto& probe : measured.probes)
+        {
+            if (probe.status != Status::pass)
+            {
+                continue;
+            }
+            for (const auto& metric : probe.metrics)
+            {
+                if (metric.direction == MetricDirection::informational)
+                {
+                    continue;
+                }
+                baseline.metrics.push_back(BaselineMetric{probe.id, metric.name, metric.value,
+                                                          metric.spread, metric.samples,
+                                                          metric.unit, metric.direction});
+            }
+        }
+        return baseline;
+    }
+}

@@ -1,0 +1,122 @@
+#include <string>
+
+#include "model/smoke.hpp"
+#include "tests/catch.hpp"
+
+using namespace envcheck::model;
+
+namespace
+{
+    auto report_with(Status first, Status second) -> SmokeReport
+    {
+        SmokeReport report;
+        DeviceSmoke device;
+        device.device.index = 1;
+        device.device.name = "NVIDIA H200";
+        device.device.uuid = "GPU-1";
+        device.device.compute_capability_major = 9;
+        ProbeResult a;
+        a.id = "hello";
+        a.status = first;
+        ProbeResult b;
+        b.id = "bandwidth";
+        b.status = second;
+        b.metrics = {
+            Metric{"h2d_pinned_gbps", 55.0, "GB/s", 0.02, 5, MetricDirection::higher_is_better},
+            Metric{"d2d_kernel_vs_memcpy", 0.95, "x", 0.0, 1, MetricDirection::informational}};
+        device.probes = {a, b};
+        report.devices.push_back(device);
+        return report;
+    }
+
+    TEST_CASE("SmokeMode round trip", "[model][SmokeMode]")
+    {
+        for (const auto mode : {SmokeMode::quick, SmokeMode::full})
+        {
+            CHECK(parse_smoke_mode(to_string(mode)) == mode);
+        }
+        for (const auto direction :
+             {MetricDirection::higher_is_better, MetricDirection::lower_is_better,
+              MetricDirection::informational})
+        {
+            CHECK(parse_metric_direction(to_string(direction)) == direction);
+        }
+        for (const auto availability :
+             {GpuAvailability::available, GpuAvailability::built_without_cuda,
+              GpuAvailability::no_driver, GpuAvailability::no_usable_device,
+              GpuAvailability::no_such_device, GpuAvailability::probe_process_failed})
+        {
+            CHECK(parse_gpu_availability(to_string(availability)) == availability);
+        }
+    }
+
+    TEST_CASE("SmokeMode round trip negative", "[model][SmokeMode]")
+    {
+        CHECK_FALSE(parse_smoke_mode("Quick"));
+        CHECK_FALSE(parse_smoke_mode(""));
+        CHECK_FALSE(parse_metric_direction("up"));
+        CHECK_FALSE(parse_gpu_availability("maybe"));
+    }
+
+    TEST_CASE("SmokeReport::passed", "[model][SmokeReport]")
+    {
+        CHECK(report_with(Status::pass, Status::pass).passed());
+        CHECK(report_with(Status::pass, Status::skip).passed());
+        CHECK_FALSE(report_with(Status::pass, Status::fail).passed());
+        CHECK_FALSE(report_with(Status::error, Status::pass).passed());
+        SmokeReport none;
+        CHECK_FALSE(none.passed());  // no device probed is not a pass
+        auto no_driver = report_with(Status::pass, Status::pass);
+        no_driver.availability = GpuAvailability::no_driver;
+        CHECK_FALSE(no_driver.passed());
+    }
+
+    TEST_CASE("GpuDevice::architecture", "[model][GpuDevice]")
+    {
+        GpuDevice device;
+        device.compute_capability_major = 12;
+        device.compute_capability_minor = 0;
+        CHECK(device.architecture() == "sm_120");
+        device.compute_capability_major = 8;
+        device.compute_capability_minor = 6;
+        CHECK(device.architecture() == "sm_86");
+    }
+
+    TEST_CASE("make_baseline", "[model][PerfBaseline]")
+    {
+        const auto report = report_with(Status::pass, Status::pass);
+        const auto baseline = make_baseline(report.devices[0], SmokeMode::quick);
+        CHECK(baseline.device_index == 1);
+        CHECK(baseline.device_name == "NVIDIA H200");
+        CHECK(baseline.device_uuid == "GPU-1");
+        REQUIRE(baseline.metrics.size() == 1);  // the informational ratio is not kept
+        CHECK(baseline.metrics[0].key() == "bandwidth.h2d_pinned_gbps");
+        CHECK(baseline.metrics[0].value == 55.0);
+        CHECK(baseline.metrics[0].spread == 0.02);
+        CHECK(baseline.metrics[0].samples == 5);
+        CHECK(baseline.metrics[0].unit == "GB/s");
+        CHECK(make_baseline(report_with(Status::pass, Status::fail).devices[0], SmokeMode::quick)
+                  .metrics.empty());
+    }
+
+    TEST_CASE("to_check_run", "[model][SmokeReport]")
+    {
+        const auto run = to_check_run(report_with(Status::pass, Status::fail));
+        CHECK(run.command == "smoke");
+        REQUIRE(run.outcomes.size() == 2);
+        CHECK(run.outcomes[1].id == "smoke.bandwidth");
+        CHECK(run.outcomes[1].status == Status::fail);
+        CHECK(run.outcomes[1].labels.at("gpu") == "1");
+        CHECK(run.outcomes[1].metrics.at("h2d_pinned_gbps") == 55.0);
+        CHECK_FALSE(run.passed());
+
+        SmokeReport no_driver;
+        no_driver.availability = GpuAvailability::no_driver;
+        no_driver.diagnosis = "no NVIDIA driver (libcuda.so.1 not found)";
+        const auto unavailable = to_check_run(no_driver);
+        REQUIRE(unavailable.outcomes.size() == 1);
+        CHECK(unavailable.outcomes[0].id == "smoke.gpu");
+        CHECK(unavailable.outcomes[0].status == Status::fail);
+        CHECK(unavailable.outcomes[0].message == no_driver.diagnosis);
+    }
+}
