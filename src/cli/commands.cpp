@@ -8,7 +8,15 @@ namespace envcheck::cli
 {
     namespace
     {
-        constexpr std::array<Command, 0> table{{
+        constexpr std::array<Command, 8> table{{
+            {"lint", "Check environment.yml files: syntax, conflicts, reproducibility, CUDA stack", setup_lint},
+            {"diff", "Compare two environment files: packages added, removed, re-pinned; risky changes", setup_diff},
+            {"smoke", "Run the GPU probe kernels (hello, matmul, bank conflicts, overlap, bandwidth)", setup_smoke},
+            {"probe", "Report this machine: OS, PCI, kernel driver, device nodes, NVML, CUDA driver, runtime", setup_probe},
+            {"doctor", "Find why CUDA is not available: every link from hardware to framework, with fixes", setup_doctor},
+            {"lock", "Write the lock of an installed environment: packages, machine, performance baselines", setup_lock},
+            {"check", "Check an installed environment against its environment file and lock (--deep: every file)", setup_check},
+            {"export", "Export a lock or an environment as @EXPLICIT, a pinned environment.yml or requirements.txt", setup_export},
         }};
     }
 

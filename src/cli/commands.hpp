@@ -7,6 +7,14 @@
 
 namespace envcheck::cli
 {
+    auto setup_lock(CLI::App& app) -> Run;
+    auto setup_check(CLI::App& app) -> Run;
+    auto setup_export(CLI::App& app) -> Run;
+    auto setup_smoke(CLI::App& app) -> Run;
+    auto setup_probe(CLI::App& app) -> Run;
+    auto setup_doctor(CLI::App& app) -> Run;
+    auto setup_lint(CLI::App& app) -> Run;
+    auto setup_diff(CLI::App& app) -> Run;
 }
 
 #endif

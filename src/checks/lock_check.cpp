@@ -1,0 +1,536 @@
+#include "checks/lock_check.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "pypi/name.hpp"
+#include "pypi/version.hpp"
+#include "util/strings.hpp"
+
+namespace envcheck::checks
+{
+    namespace
+    {
+        auto short_hash(const std::string& hash) -> std::string
+        {
+            return hash.size() > 12 ? hash.substr(0, 12) + "..." : hash;
+        }
+
+        auto conda_label(const model::Package& package) -> std::string
+        {
+            return package.build.empty() ? package.version : package.version + " " + package.build;
+        }
+
+        auto same_pip_version(const std::string& a, const std::string& b) -> bool
+        {
+            const auto left = pypi::Version::parse(a);
+            const auto right = pypi::Version::parse(b);
+            if (left && right)
+            {
+                return *left == *right;
+            }
+            return a == b;
+        }
+
+        auto pip_key(std::string_view name) -> std::string
+        {
+            return pypi::normalize_name(name);
+        }
+
+        // Conda names as they are; pip names normalized (PEP 503). A conda package and a pip
+        // distribution of the same project share the pip form (for cross-manager matches).
+        auto key_of(const model::Package& package) -> std::string
+        {
+            return std::string(model::to_string(package.manager)) + ":" +
+                   (package.manager == model::Manager::pip ? pip_key(package.name)
+                                                           : util::to_lower(package.name));
+        }
+
+        auto is_virtual(const model::Package& package) -> bool
+        {
+            return package.manager == model::Manager::conda && package.name.starts_with("__");
+        }
+
+        auto conda_difference(const model::Package& locked, const model::Package& installed)
+          -> std::string
+        {
+            const bool version_differs =
+              !locked.version.empty() && locked.version != installed.version;
+            const bool build_differs = !locked.build.empty() && locked.build != installed.build;
+            std::string what;
+            if (version_differs || build_differs)
+            {
+                what = "installed " + conda_label(installed) + ", locked " + conda_label(locked);
+            }
+            const auto hash_note = [&](const char* kind, const std::string& a, const std::string& b)
+            {
+                if (!what.empty())
+                {
+                    return what + " (" + kind + " differs)";
+                }
+                std::string note = std::string("same version and build, but the ") + kind +
+                                   " differs (locked " + short_hash(a) + ", installed " +
+                                   short_hash(b) + ")";
+                const auto extension = [](const std::string& file) {
+                    return file.ends_with(".conda")     ? ".conda"
+                           : file.ends_with(".tar.bz2") ? ".tar.bz2"
+                                                        : "";
+                };
+                if (std::string_view(extension(locked.filename)) != extension(installed.filename) &&
+                    !locked.filename.empty() && !installed.filename.empty())
+                {
+                    note += ": another artifact format (" +
+                            std::string(extension(installed.filename)) + " instead of " +
+                            extension(locked.filename) + ")";
+                }
+                else
+                {
+                    note += ": another artifact (rebuilt, or from another channel)";
+                }
+                return note;
+            };
+            if (!locked.sha256.empty() && !installed.sha256.empty())
+            {
+                return locked.sha256 == installed.sha256
+                         ? std::string()
+                         : hash_note("sha256", locked.sha256, installed.sha256);
+            }
+            if (!locked.md5.empty() && !installed.md5.empty())
+            {
+                return locked.md5 == installed.md5 ? std::string()
+                                                   : hash_note("md5", locked.md5, installed.md5);
+            }
+            return what;
+        }
+
+        auto pip_difference(const model::Package& locked, const model::Package& installed)
+          -> std::string
+        {
+            if (!locked.version.empty() && !same_pip_version(locked.version, installed.version))
+            {
+                return "installed " + installed.version + ", locked " + locked.version;
+            }
+            if (locked.direct_url && installed.direct_url)
+            {
+                const auto& want = *locked.direct_url;
+                const auto& have = *installed.direct_url;
+                if (!want.commit_id.empty() && want.commit_id != have.commit_id)
+                {
+                    return "installed from commit " + short_hash(have.commit_id) + ", locked at " +
+                           short_hash(want.commit_id);
+                }
+                if (!want.archive_sha256.empty() && !have.archive_sha256.empty() &&
+                    want.archive_sha256 != have.archive_sha256)
+                {
+                    return "installed archive sha256 " + short_hash(have.archive_sha256) +
+                           ", locked " + short_hash(want.archive_sha256);
+                }
+            }
+            else if (locked.direct_url && !locked.direct_url->commit_id.empty())
+            {
+                return "locked at commit " + short_hash(locked.direct_url->commit_id) +
+                       ", installed from an index";
+            }
+            return {};
+        }
+
+        auto outcome(std::string id, model::Status status, std::string message,
+                     std::string fix = {}) -> model::CheckOutcome
+        {
+            model::CheckOutcome result;
+            result.id = std::move(id);
+            result.status = status;
+            result.message = std::move(message);
+            result.fix = std::move(fix);
+            return result;
+        }
+
+        auto unknown(const std::string& id, bool locked_known) -> model::CheckOutcome
+        {
+            return outcome(id, model::Status::skip,
+                           locked_known ? "not known on this machine"
+                                        : "the lock does not record it");
+        }
+
+        // Exact text comparison: platform, python.
+        auto compare_exact(const std::string& id, const std::optional<std::string>& locked,
+                           const std::optional<std::string>& current, const std::string& what,
+                           const std::string& fix) -> model::CheckOutcome
+        {
+            if (!locked || !current)
+            {
+                return unknown(id, locked.has_value());
+            }
+            if (*locked == *current)
+            {
+                return outcome(id, model::Status::pass, what + " " + *current);
+            }
+            return outcome(id, model::Status::fail,
+                           what + " is " + *current + ", locked " + *locked, fix);
+        }
+
+        // Newer is a warning, older a failure.
+        auto compare_ordered(const std::string& id, const std::optional<std::string>& locked,
+                             const std::optional<std::string>& current, const std::string& what,
+                             const std::string& fix) -> model::CheckOutcome
+        {
+            if (!locked || !current)
+            {
+                return unknown(id, locked.has_value());
+            }
+            const auto order = compare_dotted(*current, *locked);
+            if (*locked == *current || (order && *order == 0))
+            {
+                return outcome(id, model::Status::pass, what + " " + *current);
+            }
+            if (order && *order > 0)
+            {
+                return outcome(id, model::Status::warn,
+                               what + " is " + *current + ", newer than the locked " + *locked);
+            }
+            return outcome(id, model::Status::fail,
+                           what + " is " + *current + ", locked " + *locked, fix);
+        }
+
+        auto compare_gpus(const std::optional<std::vector<model::LockedGpu>>& locked,
+                          const std::optional<std::vector<model::LockedGpu>>& current)
+          -> model::CheckOutcome
+        {
+            const std::string id = "machine.gpus";
+            if (!locked || !current)
+            {
+                return unknown(id, locked.has_value());
+            }
+            const auto describe = [](const std::vector<model::LockedGpu>& gpus)
+            {
+                std::vector<std::string> names;
+                for (const auto& gpu : gpus)
+                {
+                    names.push_back(
+                      gpu.name.value_or("unknown GPU") +
+                      (gpu.compute_capability ? " (sm " + *gpu.compute_capability + ")" : ""));
+                }
+                return names.empty() ? std::string("no GPU") : util::join(names, ", ");
+            };
+            if (locked->size() != current->size())
+            {
+                return outcome(
+                  id, model::Status::fail,
+                  std::to_string(current->size()) + " GPU(s) here (" + describe(*current) +
+                    "), locked with " + std::to_string(locked->size()) + " (" + describe(*locked) +
+                    ")",
+                  "run on a machine like the one locked, or re-lock here (envcheck lock --force)");
+            }
+            std::vector<std::string> other_cards;
+            for (std::size_t i = 0; i < locked->size(); ++i)
+            {
+                const auto& want = (*locked)[i];
+                const auto& have = (*current)[i];
+                if ((want.name && have.name && *want.name != *have.name) ||
+                    (want.compute_capability && have.compute_capability &&
+                     *want.compute_capability != *have.compute_capability))
+                {
+                    return outcome(id, model::Status::fail,
+                                   "GPU " + std::to_string(have.index) + " is " +
+                                     describe({ have }) + ", locked " + describe({ want }),
+                                   "run on a machine like the one locked, or re-lock here "
+                                   "(envcheck lock --force)");
+                }
+                if (want.uuid && have.uuid && *want.uuid != *have.uuid)
+                {
+                    other_cards.push_back(std::to_string(have.index));
+                }
+            }
+            if (!other_cards.empty())
+            {
+                return outcome(id, model::Status::warn,
+                               describe(*current) +
+                                 ": the same model(s), but other cards than locked (GPU " +
+                                 util::join(other_cards, ", ") + ")");
+            }
+            return outcome(id, model::Status::pass, describe(*current));
+        }
+    }
+
+    namespace
+    {
+        // conda first, then pip; by lowercase name. Keys are computed once: findings are large.
+        void sort_findings(std::vector<model::PackageFinding>& findings)
+        {
+            std::vector<std::pair<std::string, std::size_t>> order;
+            order.reserve(findings.size());
+            for (std::size_t i = 0; i < findings.size(); ++i)
+            {
+                order.emplace_back((findings[i].manager == model::Manager::conda ? "0" : "1") +
+                                     util::to_lower(findings[i].name),
+                                   i);
+            }
+            std::stable_sort(order.begin(), order.end(),
+                             [](const auto& a, const auto& b) { return a.first < b.first; });
+            std::vector<model::PackageFinding> sorted;
+            sorted.reserve(findings.size());
+            for (const auto& entry : order)
+            {
+                sorted.push_back(std::move(findings[entry.second]));
+            }
+            findings = std::move(sorted);
+        }
+    }
+
+    auto channel_name(std::string_view channel) -> std::string
+    {
+        std::string name(channel);
+        while (name.ends_with('/'))
+        {
+            name.pop_back();
+        }
+        for (const std::string_view host : { std::string_view("https://conda.anaconda.org/"),
+                                             std::string_view("http://conda.anaconda.org/"),
+                                             std::string_view("https://repo.anaconda.com/"),
+                                             std::string_view("https://prefix.dev/") })
+        {
+            if (name.starts_with(host))
+            {
+                return name.substr(host.size());
+            }
+        }
+        return name;
+    }
+
+    auto identity_difference(const model::Package& locked, const model::Package& installed)
+      -> std::string
+    {
+        if (locked.manager == model::Manager::conda && installed.manager == model::Manager::pip &&
+            installed.installer == "conda")
+        {
+            return "its conda-meta record is gone; only its Python distribution, installed by "
+                   "conda, remains";
+        }
+        if (locked.manager != installed.manager)
+        {
+            return std::string("locked as a ") + std::string(model::to_string(locked.manager)) +
+                   " package, installed by " + std::string(model::to_string(installed.manager));
+        }
+        return locked.manager == model::Manager::conda ? conda_difference(locked, installed)
+                                                       : pip_difference(locked, installed);
+    }
+
+    auto source_notes(const model::Package& locked, const model::Package& installed)
+      -> std::vector<std::string>
+    {
+        std::vector<std::string> notes;
+        if (locked.manager != model::Manager::conda || installed.manager != model::Manager::conda)
+        {
+            return notes;
+        }
+        const std::string locked_channel = channel_name(locked.channel);
+        const std::string installed_channel = channel_name(installed.channel);
+        if (!locked_channel.empty() && !installed_channel.empty() &&
+            locked_channel != installed_channel)
+        {
+            notes.push_back("channel " + installed_channel + ", locked " + locked_channel);
+        }
+        if (!locked.subdir.empty() && !installed.subdir.empty() &&
+            locked.subdir != installed.subdir)
+        {
+            notes.push_back("subdir " + installed.subdir + ", locked " + locked.subdir);
+        }
+        // The same artifact from another location (a mirror); another file name is another
+        // artifact, which the identity already reports.
+        const auto file_name = [](const std::string& url)
+        { return url.substr(url.find_last_of('/') + 1); };
+        if (notes.empty() && !locked.url.empty() && !installed.url.empty() &&
+            locked.url != installed.url && file_name(locked.url) == file_name(installed.url))
+        {
+            notes.push_back("url " + installed.url + ", locked " + locked.url);
+        }
+        return notes;
+    }
+
+    auto compare_to_lock(const model::Lock& lock, const model::InstalledEnvironment& installed)
+      -> std::vector<model::PackageFinding>
+    {
+        // Installed packages by key, and by their pip-normalized name for cross-manager matches.
+        std::map<std::string, const model::Package*> by_key;
+        std::map<std::string, std::vector<const model::Package*>> by_project;
+        for (const auto& package : installed.packages)
+        {
+            by_key.emplace(key_of(package), &package);
+            by_project[pip_key(package.name)].push_back(&package);
+        }
+        std::map<const model::Package*, bool> consumed;
+        std::vector<model::PackageFinding> findings;
+
+        const auto compare = [&](const model::Package& locked, bool optional)
+        {
+            if (is_virtual(locked))
+            {
+                return;
+            }
+            const model::Package* match = nullptr;
+            if (const auto found = by_key.find(key_of(locked));
+                found != by_key.end() && !consumed[found->second])
+            {
+                match = found->second;
+            }
+            else if (const auto project = by_project.find(pip_key(locked.name));
+                     project != by_project.end())
+            {
+                for (const auto* candidate : project->second)
+                {
+                    if (!consumed[candidate] && candidate->manager != locked.manager)
+                    {
+                        match = candidate;
+                        break;
+                    }
+                }
+            }
+            if (match == nullptr && optional)
+            {
+                return;
+            }
+            model::PackageFinding finding;
+            finding.name = locked.name;
+            finding.manager = locked.manager;
+            finding.expected = locked;
+            if (match == nullptr)
+            {
+                finding.status = model::PackageStatus::missing;
+                finding.reason =
+                  "locked " +
+                  (locked.manager == model::Manager::conda ? conda_label(locked) : locked.version) +
+                  ", not installed";
+                findings.push_back(std::move(finding));
+                return;
+            }
+            consumed[match] = true;
+            finding.installed = *match;
+            finding.reason = identity_difference(locked, *match);
+            finding.status =
+              finding.reason.empty() ? model::PackageStatus::ok : model::PackageStatus::changed;
+            finding.notes = source_notes(locked, *match);
+            findings.push_back(std::move(finding));
+        };
+        for (const auto& locked : lock.packages)
+        {
+            compare(locked, false);
+        }
+        for (const auto& locked : lock.optional_packages)
+        {
+            compare(locked, true);
+        }
+        for (const auto& package : installed.packages)
+        {
+            if (consumed[&package])
+            {
+                continue;
+            }
+            model::PackageFinding finding;
+            finding.name = package.name;
+            finding.manager = package.manager;
+            finding.installed = package;
+            finding.status = model::PackageStatus::extra;
+            finding.reason =
+              "installed " +
+              (package.manager == model::Manager::conda ? conda_label(package) : package.version) +
+              (package.manager == model::Manager::pip && !package.installer.empty()
+                 ? " by " + package.installer
+                 : std::string()) +
+              ", not in the lock";
+            findings.push_back(std::move(finding));
+        }
+        sort_findings(findings);
+        return findings;
+    }
+
+    auto merge_findings(std::vector<model::PackageFinding> from_environment_file,
+                        std::vector<model::PackageFinding> from_lock)
+      -> std::vector<model::PackageFinding>
+    {
+        const auto finding_key = [](const model::PackageFinding& finding)
+        {
+            return std::string(model::to_string(finding.manager)) + ":" +
+                   (finding.manager == model::Manager::pip ? pip_key(finding.name)
+                                                           : util::to_lower(finding.name));
+        };
+        if (from_environment_file.empty())
+        {
+            return from_lock;
+        }
+        std::vector<model::PackageFinding> merged = std::move(from_lock);
+        std::map<std::string, std::size_t> index;
+        for (std::size_t i = 0; i < merged.size(); ++i)
+        {
+            index.emplace(finding_key(merged[i]), i);
+        }
+        for (auto& finding : from_environment_file)
+        {
+            const auto found = index.find(finding_key(finding));
+            if (found == index.end())
+            {
+                merged.push_back(std::move(finding));
+                continue;
+            }
+            auto& joined = merged[found->second];
+            joined.spec = finding.spec;
+            joined.spec_location = finding.spec_location;
+            if (finding.status == model::PackageStatus::ok)
+            {
+                continue;
+            }
+            if (joined.status != model::PackageStatus::ok && !joined.reason.empty())
+            {
+                joined.notes.insert(joined.notes.begin(), "lock: " + joined.reason);
+            }
+            joined.status = finding.status;
+            joined.reason = finding.reason;
+        }
+        sort_findings(merged);
+        return merged;
+    }
+
+    auto compare_dotted(std::string_view a, std::string_view b) -> std::optional<int>
+    {
+        const auto parts_a = util::split(a, '.');
+        const auto parts_b = util::split(b, '.');
+        for (std::size_t i = 0; i < std::max(parts_a.size(), parts_b.size()); ++i)
+        {
+            const auto left = i < parts_a.size() ? util::parse_uint(parts_a[i])
+                                                 : std::optional<unsigned long long>(0);
+            const auto right = i < parts_b.size() ? util::parse_uint(parts_b[i])
+                                                  : std::optional<unsigned long long>(0);
+            if (!left || !right)
+            {
+                return std::nullopt;
+            }
+            if (*left != *right)
+            {
+                return *left < *right ? -1 : 1;
+            }
+        }
+        return 0;
+    }
+
+    auto compare_machine(const model::LockedMachine& locked, const model::LockedMachine& current)
+      -> std::vector<model::CheckOutcome>
+    {
+        const std::string relock =
+          "re-lock on this machine if the change is intended (envcheck lock --force)";
+        return {
+            compare_exact("machine.platform", locked.platform, current.platform, "platform",
+                          "use an environment locked for this platform"),
+            compare_exact("machine.python", locked.python, current.python, "python", relock),
+            compare_ordered(
+              "machine.glibc", locked.glibc, current.glibc, "glibc",
+              "packages locked on a newer glibc may not load here; use a machine with glibc " +
+                locked.glibc.value_or("") + " or newer"),
+            compare_ordered("machine.driver_version", locked.driver_version, current.driver_version,
+                            "NVIDIA driver", "install the locked driver or a newer one"),
+            compare_ordered("machine.cuda_driver_version", locked.cuda_driver_version,
+                            current.cuda_driver_version, "CUDA supported by the driver",
+                            "update the NVIDIA driver to one that supports CUDA " +
+                              locked.cuda_driver_version.value_or("")),
+            compare_gpus(locked.gpus, current.gpus),
+        };
+    }
+}

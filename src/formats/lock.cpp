@@ -1,0 +1,686 @@
+#include "formats/lock.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <nlohmann/json.hpp>
+
+#include "formats/explicit.hpp"
+#include "formats/lock_json.hpp"
+#include "formats/pixi_lock.hpp"
+#include "util/strings.hpp"
+
+namespace envcheck::formats
+{
+    namespace
+    {
+        using json = nlohmann::ordered_json;
+
+        auto text_or_null(const std::string& value) -> json
+        {
+            return value.empty() ? json(nullptr) : json(value);
+        }
+
+        template<class T>
+        auto optional_or_null(const std::optional<T>& value) -> json
+        {
+            return value ? json(*value) : json(nullptr);
+        }
+
+        auto number(double value) -> json
+        {
+            return std::isfinite(value) ? json(value) : json(nullptr);
+        }
+
+        auto direct_url_json(const model::DirectUrl& url) -> json
+        {
+            return json{ { "url", url.url },
+                         { "vcs", text_or_null(url.vcs) },
+                         { "commit_id", text_or_null(url.commit_id) },
+                         { "requested_revision", text_or_null(url.requested_revision) },
+                         { "archive_sha256", text_or_null(url.archive_sha256) },
+                         { "editable", url.editable } };
+        }
+
+        auto package_json(const model::Package& package) -> json
+        {
+            return json{ { "manager", model::to_string(package.manager) },
+                         { "name", package.name },
+                         { "version", package.version },
+                         { "build", text_or_null(package.build) },
+                         { "build_number", optional_or_null(package.build_number) },
+                         { "channel", text_or_null(package.channel) },
+                         { "subdir", text_or_null(package.subdir) },
+                         { "url", text_or_null(package.url) },
+                         { "filename", text_or_null(package.filename) },
+                         { "sha256", text_or_null(package.sha256) },
+                         { "md5", text_or_null(package.md5) },
+                         { "size", optional_or_null(package.size) },
+                         { "requested", package.requested },
+                         { "installer", text_or_null(package.installer) },
+                         { "direct_url", package.direct_url ? direct_url_json(*package.direct_url)
+                                                            : json(nullptr) } };
+        }
+
+        auto machine_json(const model::LockedMachine& machine) -> json
+        {
+            json gpus = nullptr;
+            if (machine.gpus)
+            {
+                gpus = json::array();
+                for (const auto& gpu : *machine.gpus)
+                {
+                    gpus.push_back(
+                      json{ { "index", gpu.index },
+                            { "name", optional_or_null(gpu.name) },
+                            { "uuid", optional_or_null(gpu.uuid) },
+                            { "pci_bus_id", optional_or_null(gpu.pci_bus_id) },
+                            { "compute_capability", optional_or_null(gpu.compute_capability) },
+                            { "memory_total_bytes", optional_or_null(gpu.memory_total_bytes) } });
+                }
+            }
+            return json{ { "platform", optional_or_null(machine.platform) },
+                         { "glibc", optional_or_null(machine.glibc) },
+                         { "python", optional_or_null(machine.python) },
+                         { "driver_version", optional_or_null(machine.driver_version) },
+                         { "cuda_driver_version", optional_or_null(machine.cuda_driver_version) },
+                         { "gpus", std::move(gpus) } };
+        }
+
+        // The same shape as report::perf_baseline_json (smoke --format json).
+        auto baseline_json(const model::PerfBaseline& baseline) -> json
+        {
+            json metrics = json::array();
+            for (const auto& metric : baseline.metrics)
+            {
+                metrics.push_back(json{ { "probe", metric.probe },
+                                        { "name", metric.name },
+                                        { "value", number(metric.value) },
+                                        { "spread", number(metric.spread) },
+                                        { "samples", metric.samples },
+                                        { "unit", metric.unit },
+                                        { "direction", model::to_string(metric.direction) } });
+            }
+            return json{ { "device_index", baseline.device_index },
+                         { "device_name", baseline.device_name },
+                         { "device_uuid", baseline.device_uuid },
+                         { "pci_bus_id", baseline.pci_bus_id },
+                         { "mode", model::to_string(baseline.mode) },
+                         { "metrics", std::move(metrics) } };
+        }
+
+        // Reads fields of one JSON object, remembering the path of the first problem.
+        class Reader
+        {
+        public:
+            Reader(const json& object, std::string path)
+              : m_object(object)
+              , m_path(std::move(path))
+            {
+            }
+
+            [[nodiscard]] auto ok() const -> bool { return m_problem.empty(); }
+            [[nodiscard]] auto problem() const -> const std::string& { return m_problem; }
+
+            // A string that may be null (-> "").
+            auto text(const char* key, std::string& out, bool required = false) -> Reader&
+            {
+                const json* value = find(key, required);
+                if (value == nullptr || value->is_null())
+                {
+                    if (required && ok())
+                    {
+                        fail(key, "is required");
+                    }
+                    return *this;
+                }
+                if (!value->is_string())
+                {
+                    return fail(key, "must be a string");
+                }
+                out = value->get<std::string>();
+                return *this;
+            }
+
+            auto optional_text(const char* key, std::optional<std::string>& out) -> Reader&
+            {
+                std::string value;
+                const json* found = find(key, false);
+                text(key, value);
+                if (found != nullptr && found->is_string())
+                {
+                    out = value;
+                }
+                return *this;
+            }
+
+            template<class T>
+            auto integer(const char* key, std::optional<T>& out) -> Reader&
+            {
+                const json* value = find(key, false);
+                if (value == nullptr || value->is_null())
+                {
+                    return *this;
+                }
+                if (!value->is_number_integer() ||
+                    (std::is_unsigned_v<T> && value->get<long long>() < 0))
+                {
+                    return fail(key, "must be an integer");
+                }
+                out = value->get<T>();
+                return *this;
+            }
+
+            auto boolean(const char* key, bool& out) -> Reader&
+            {
+                const json* value = find(key, false);
+                if (value == nullptr || value->is_null())
+                {
+                    return *this;
+                }
+                if (!value->is_boolean())
+                {
+                    return fail(key, "must be true or false");
+                }
+                out = value->get<bool>();
+                return *this;
+            }
+
+            auto fail(const std::string& key, const std::string& what) -> Reader&
+            {
+                if (m_problem.empty())
+                {
+                    m_problem = m_path + (m_path.empty() ? "" : ".") + key + " " + what;
+                }
+                return *this;
+            }
+
+        private:
+            auto find(const char* key, bool) const -> const json*
+            {
+                const auto found = m_object.find(key);
+                return found == m_object.end() ? nullptr : &*found;
+            }
+
+            const json& m_object;
+            std::string m_path;
+            std::string m_problem;
+        };
+
+        auto lock_error(std::string_view file_name, std::string message) -> util::Error
+        {
+            return util::make_error(
+              util::ErrorKind::parse, std::move(message),
+              util::SourceLocation{ std::string(file_name), 0, 0 },
+              "the lock does not follow schemas/lock.schema.json; rewrite it with envcheck lock");
+        }
+
+        auto read_package(const json& object, const std::string& path, model::Package& package)
+          -> std::string
+        {
+            if (!object.is_object())
+            {
+                return path + " must be an object";
+            }
+            std::string manager;
+            Reader reader(object, path);
+            reader.text("manager", manager, true)
+              .text("name", package.name, true)
+              .text("version", package.version, true)
+              .text("build", package.build)
+              .integer("build_number", package.build_number)
+              .text("channel", package.channel)
+              .text("subdir", package.subdir)
+              .text("url", package.url)
+              .text("filename", package.filename)
+              .text("sha256", package.sha256)
+              .text("md5", package.md5)
+              .integer("size", package.size)
+              .boolean("requested", package.requested)
+              .text("installer", package.installer);
+            if (!reader.ok())
+            {
+                return reader.problem();
+            }
+            const auto parsed = model::parse_manager(manager);
+            if (!parsed)
+            {
+                return path + ".manager must be conda or pip, not '" + manager + "'";
+            }
+            package.manager = *parsed;
+            if (const auto url = object.find("direct_url"); url != object.end() && !url->is_null())
+            {
+                if (!url->is_object())
+                {
+                    return path + ".direct_url must be an object or null";
+                }
+                model::DirectUrl direct;
+                Reader url_reader(*url, path + ".direct_url");
+                url_reader.text("url", direct.url, true)
+                  .text("vcs", direct.vcs)
+                  .text("commit_id", direct.commit_id)
+                  .text("requested_revision", direct.requested_revision)
+                  .text("archive_sha256", direct.archive_sha256)
+                  .boolean("editable", direct.editable);
+                if (!url_reader.ok())
+                {
+                    return url_reader.problem();
+                }
+                package.direct_url = std::move(direct);
+            }
+            return {};
+        }
+
+        auto read_machine(const json& object, model::LockedMachine& machine) -> std::string
+        {
+            if (!object.is_object())
+            {
+                return "machine must be an object";
+            }
+            Reader reader(object, "machine");
+            reader.optional_text("platform", machine.platform)
+              .optional_text("glibc", machine.glibc)
+              .optional_text("python", machine.python)
+              .optional_text("driver_version", machine.driver_version)
+              .optional_text("cuda_driver_version", machine.cuda_driver_version);
+            if (!reader.ok())
+            {
+                return reader.problem();
+            }
+            const auto gpus = object.find("gpus");
+            if (gpus == object.end() || gpus->is_null())
+            {
+                return {};
+            }
+            if (!gpus->is_array())
+            {
+                return "machine.gpus must be a list or null";
+            }
+            machine.gpus.emplace();
+            for (std::size_t i = 0; i < gpus->size(); ++i)
+            {
+                const json& item = (*gpus)[i];
+                const std::string path = "machine.gpus[" + std::to_string(i) + "]";
+                if (!item.is_object())
+                {
+                    return path + " must be an object";
+                }
+                model::LockedGpu gpu;
+                std::optional<int> index;
+                Reader gpu_reader(item, path);
+                gpu_reader.integer("index", index)
+                  .optional_text("name", gpu.name)
+                  .optional_text("uuid", gpu.uuid)
+                  .optional_text("pci_bus_id", gpu.pci_bus_id)
+                  .optional_text("compute_capability", gpu.compute_capability)
+                  .integer("memory_total_bytes", gpu.memory_total_bytes);
+                if (!gpu_reader.ok())
+                {
+                    return gpu_reader.problem();
+                }
+                gpu.index = index.value_or(static_cast<int>(i));
+                machine.gpus->push_back(std::move(gpu));
+            }
+            return {};
+        }
+
+        auto read_baseline(const json& object, const std::string& path,
+                           model::PerfBaseline& baseline) -> std::string
+        {
+            if (!object.is_object())
+            {
+                return path + " must be an object";
+            }
+            std::optional<int> index;
+            std::string mode;
+            Reader reader(object, path);
+            reader.integer("device_index", index)
+              .text("device_name", baseline.device_name)
+              .text("device_uuid", baseline.device_uuid)
+              .text("pci_bus_id", baseline.pci_bus_id)
+              .text("mode", mode, true);
+            if (!reader.ok())
+            {
+                return reader.problem();
+            }
+            baseline.device_index = index.value_or(0);
+            const auto parsed_mode = model::parse_smoke_mode(mode);
+            if (!parsed_mode)
+            {
+                return path + ".mode must be quick or full, not '" + mode + "'";
+            }
+            baseline.mode = *parsed_mode;
+            const auto metrics = object.find("metrics");
+            if (metrics == object.end() || !metrics->is_array())
+            {
+                return path + ".metrics must be a list";
+            }
+            for (std::size_t i = 0; i < metrics->size(); ++i)
+            {
+                const json& item = (*metrics)[i];
+                const std::string metric_path = path + ".metrics[" + std::to_string(i) + "]";
+                if (!item.is_object())
+                {
+                    return metric_path + " must be an object";
+                }
+                model::BaselineMetric metric;
+                std::string direction;
+                std::optional<int> samples;
+                Reader metric_reader(item, metric_path);
+                metric_reader.text("probe", metric.probe, true)
+                  .text("name", metric.name, true)
+                  .text("unit", metric.unit)
+                  .text("direction", direction, true)
+                  .integer("samples", samples);
+                if (!metric_reader.ok())
+                {
+                    return metric_reader.problem();
+                }
+                for (const auto& [key, target] :
+                     { std::pair{ "value", &metric.value }, std::pair{ "spread", &metric.spread } })
+                {
+                    const auto value = item.find(key);
+                    if (value == item.end() || !value->is_number())
+                    {
+                        return metric_path + "." + key + " must be a number";
+                    }
+                    *target = value->get<double>();
+                }
+                metric.samples = samples.value_or(1);
+                const auto parsed_direction = model::parse_metric_direction(direction);
+                if (!parsed_direction)
+                {
+                    return metric_path + ".direction is not a known direction: '" + direction + "'";
+                }
+                metric.direction = *parsed_direction;
+                baseline.metrics.push_back(std::move(metric));
+            }
+            return {};
+        }
+
+        auto looks_like_export_list(std::string_view text) -> bool
+        {
+            // `conda list --export`: name=version=build lines.
+            for (const auto line : util::split_lines(text))
+            {
+                const auto trimmed = util::trim(line);
+                if (trimmed.empty() || trimmed.front() == '#')
+                {
+                    continue;
+                }
+                return std::count(trimmed.begin(), trimmed.end(), '=') == 2 &&
+                       trimmed.find(' ') == std::string_view::npos;
+            }
+            return false;
+        }
+
+        auto has_top_level_key(std::string_view text, std::string_view key) -> bool
+        {
+            for (const auto line : util::split_lines(text))
+            {
+                if (line.starts_with(key) && line.substr(key.size()).starts_with(":"))
+                {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
+    auto render_lock(const model::Lock& lock) -> std::string
+    {
+        std::vector<model::Package> packages = lock.packages;
+        model::sort_packages(packages);
+        json package_list = json::array();
+        for (const auto& package : packages)
+        {
+            package_list.push_back(package_json(package));
+        }
+        json performance = nullptr;
+        if (lock.performance)
+        {
+            performance = json::array();
+            for (const auto& baseline : *lock.performance)
+            {
+                performance.push_back(baseline_json(baseline));
+            }
+        }
+        json environment_file = nullptr;
+        if (lock.environment_file)
+        {
+            environment_file = json{ { "path", lock.environment_file->path },
+                                     { "sha256", lock.environment_file->sha256 } };
+        }
+        const json document{ { "schema_version", lock_schema_version },
+                             { "envcheck_version", lock.envcheck_version },
+                             { "created_at", lock.created_at },
+                             { "environment_file", std::move(environment_file) },
+                             { "machine", machine_json(lock.machine) },
+                             { "performance", std::move(performance) },
+                             { "packages", std::move(package_list) } };
+        return document.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+    }
+
+    auto parse_lock(std::string_view text, std::string_view file_name) -> util::Result<model::Lock>
+    {
+        json document;
+        try
+        {
+            document = json::parse(text);
+        }
+        catch (const json::exception& error)
+        {
+            const auto failure = json_failure(error, text);
+            const auto position = util::line_column_at(text, failure.offset);
+            return util::unexpected(util::make_error(
+              util::ErrorKind::parse, "invalid JSON: " + failure.message,
+              util::SourceLocation{ std::string(file_name), position.line, position.column }));
+        }
+        if (!document.is_object())
+        {
+            return util::unexpected(
+              lock_error(file_name, "an envcheck lock must be a JSON object"));
+        }
+        const auto schema = document.find("schema_version");
+        if (schema == document.end() || !schema->is_number_integer())
+        {
+            return util::unexpected(
+              lock_error(file_name, "not an envcheck lock: no integer schema_version"));
+        }
+        if (schema->get<long long>() != lock_schema_version)
+        {
+            return util::unexpected(util::make_error(
+              util::ErrorKind::unsupported,
+              "envcheck lock schema_version " + std::to_string(schema->get<long long>()) +
+                " is not supported (this envcheck reads " + std::to_string(lock_schema_version) +
+                ")",
+              util::SourceLocation{ std::string(file_name), 0, 0 }));
+        }
+        model::Lock lock;
+        lock.format = model::LockFormat::envcheck;
+        lock.format_version = std::to_string(lock_schema_version);
+        Reader reader(document, "");
+        reader.text("envcheck_version", lock.envcheck_version).text("created_at", lock.created_at);
+        if (!reader.ok())
+        {
+            return util::unexpected(lock_error(file_name, reader.problem()));
+        }
+        if (const auto file = document.find("environment_file");
+            file != document.end() && !file->is_null())
+        {
+            if (!file->is_object())
+            {
+                return util::unexpected(
+                  lock_error(file_name, "environment_file must be an object or null"));
+            }
+            model::LockedEnvironmentFile locked;
+            Reader file_reader(*file, "environment_file");
+            file_reader.text("path", locked.path, true).text("sha256", locked.sha256, true);
+            if (!file_reader.ok())
+            {
+                return util::unexpected(lock_error(file_name, file_reader.problem()));
+            }
+            lock.environment_file = std::move(locked);
+        }
+        if (const auto machine = document.find("machine");
+            machine != document.end() && !machine->is_null())
+        {
+            if (auto problem = read_machine(*machine, lock.machine); !problem.empty())
+            {
+                return util::unexpected(lock_error(file_name, problem));
+            }
+        }
+        if (const auto performance = document.find("performance");
+            performance != document.end() && !performance->is_null())
+        {
+            if (!performance->is_array())
+            {
+                return util::unexpected(
+                  lock_error(file_name, "performance must be a list or null"));
+            }
+            lock.performance.emplace();
+            for (std::size_t i = 0; i < performance->size(); ++i)
+            {
+                model::PerfBaseline baseline;
+                if (auto problem = read_baseline(
+                      (*performance)[i], "performance[" + std::to_string(i) + "]", baseline);
+                    !problem.empty())
+                {
+                    return util::unexpected(lock_error(file_name, problem));
+                }
+                lock.performance->push_back(std::move(baseline));
+            }
+        }
+        const auto packages = document.find("packages");
+        if (packages == document.end() || !packages->is_array())
+        {
+            return util::unexpected(lock_error(file_name, "packages must be a list"));
+        }
+        lock.packages.reserve(packages->size());
+        for (std::size_t i = 0; i < packages->size(); ++i)
+        {
+            model::Package package;
+            if (auto problem =
+                  read_package((*packages)[i], "packages[" + std::to_string(i) + "]", package);
+                !problem.empty())
+            {
+                return util::unexpected(lock_error(file_name, problem));
+            }
+            package.source = std::string(file_name);
+            lock.packages.push_back(std::move(package));
+        }
+        return lock;
+    }
+
+    auto detect_lock_format(std::string_view text, std::string_view file_name)
+      -> util::Result<model::LockFormat>
+    {
+        if (text.starts_with("\xEF\xBB\xBF"))
+        {
+            text.remove_prefix(3);
+        }
+        const auto trimmed = util::trim(text);
+        if (trimmed.starts_with("{"))
+        {
+            return model::LockFormat::envcheck;
+        }
+        if (is_explicit_file(text))
+        {
+            return model::LockFormat::explicit_;
+        }
+        if (has_top_level_key(text, "environments"))
+        {
+            return model::LockFormat::pixi;
+        }
+        if (has_top_level_key(text, "package") || has_top_level_key(text, "metadata"))
+        {
+            return model::LockFormat::conda_lock;
+        }
+        const util::SourceLocation where{ std::string(file_name), 0, 0 };
+        if (looks_like_export_list(text))
+        {
+            return util::unexpected(util::make_error(
+              util::ErrorKind::unsupported,
+              "not a lock: this is a `conda list --export` list (name=version=build lines), which "
+              "records no URLs "
+              "or hashes",
+              where, "use `conda list --explicit --sha256` or `envcheck lock` to write a lock"));
+        }
+        if (has_top_level_key(text, "version"))
+        {
+            return util::unexpected(util::make_error(
+              util::ErrorKind::unsupported,
+              "unknown lock format: a YAML file with a version but neither 'package' "
+              "(conda-lock) nor 'environments' (pixi)",
+              where));
+        }
+        return util::unexpected(util::make_error(
+          util::ErrorKind::unsupported,
+          "not a lock envcheck reads: expected an envcheck lock (JSON), conda-lock.yml, pixi.lock "
+          "or an @EXPLICIT file",
+          where, "a plain list of specs is an environment file; check it with --env"));
+    }
+
+    auto parse_any_lock(std::string_view text, std::string_view file_name,
+                        const LockSelection& selection) -> util::Result<model::Lock>
+    {
+        const auto format = detect_lock_format(text, file_name);
+        if (!format)
+        {
+            return util::unexpected(format.error());
+        }
+        switch (*format)
+        {
+            case model::LockFormat::envcheck:
+                return parse_lock(text, file_name);
+            case model::LockFormat::conda_lock:
+                return parse_conda_lock(text, file_name, selection);
+            case model::LockFormat::pixi:
+                return parse_pixi_lock(text, file_name, selection);
+            case model::LockFormat::explicit_:
+                return parse_explicit(text, file_name);
+        }
+        return util::unexpected(
+          util::make_error(util::ErrorKind::internal, "unhandled lock format"));
+    }
+
+    auto default_lock_path(std::string_view environment_file) -> std::string
+    {
+        if (environment_file.empty())
+        {
+            return "environment.lock.json";
+        }
+        const auto slash = environment_file.rfind('/');
+        const std::string_view directory = slash == std::string_view::npos
+                                             ? std::string_view()
+                                             : environment_file.substr(0, slash + 1);
+        std::string_view name =
+          slash == std::string_view::npos ? environment_file : environment_file.substr(slash + 1);
+        if (const auto dot = name.rfind('.'); dot != std::string_view::npos && dot > 0)
+        {
+            name = name.substr(0, dot);
+        }
+        return std::string(directory) + std::string(name) + ".lock.json";
+    }
+
+    auto same_content(const model::Lock& a, const model::Lock& b) -> bool
+    {
+        model::Lock left = a;
+        model::Lock right = b;
+        for (auto* lock : { &left, &right })
+        {
+            // What the JSON does not hold, or holds by definition.
+            lock->created_at.clear();
+            lock->envcheck_version.clear();
+            lock->format_version.clear();
+            lock->notes.clear();
+            model::sort_packages(lock->packages);
+            for (auto& package : lock->packages)
+            {
+                package.source.clear();
+                package.depends.clear();
+            }
+        }
+        return left == right;
+    }
+}

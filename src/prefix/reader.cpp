@@ -1,0 +1,380 @@
+#include "prefix/reader.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <fcntl.h>
+#include <filesystem>
+#include <optional>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <unordered_set>
+#include <utility>
+
+#include "formats/conda_meta.hpp"
+#include "formats/dist_info.hpp"
+#include "fsio/files.hpp"
+#include "model/lock.hpp"
+#include "prefix/parallel.hpp"
+#include "util/strings.hpp"
+
+namespace envcheck::prefix
+{
+    namespace
+    {
+        namespace fs = std::filesystem;
+
+        constexpr std::size_t record_size_limit = std::size_t{ 256 } << 20; // 256 MiB
+        constexpr std::size_t metadata_size_limit = std::size_t{ 16 } << 20;
+
+        // conda-meta/*.json, sorted; AppleDouble "._x.json" files (macOS copies) are not records.
+        auto record_files(const fs::path& conda_meta) -> std::vector<fs::path>
+        {
+            std::vector<fs::path> files;
+            std::error_code error;
+            for (fs::directory_iterator it(conda_meta, error), end; !error && it != end;
+                 it.increment(error))
+            {
+                const std::string name = it->path().filename().string();
+                if (name.ends_with(".json") && !name.starts_with("._") &&
+                    it->is_regular_file(error))
+                {
+                    files.push_back(it->path());
+                }
+            }
+            std::sort(files.begin(), files.end());
+            return files;
+        }
+
+        // lib/pythonX.Y/site-packages (unix: conda prefixes and venvs) and Lib/site-packages
+        // (Windows layouts), relative to the prefix.
+        auto site_packages_dirs(const fs::path& root) -> std::vector<std::string>
+        {
+            std::vector<std::string> dirs;
+            std::error_code error;
+            for (fs::directory_iterator it(root / "lib", error), end; !error && it != end;
+                 it.increment(error))
+            {
+                const std::string name = it->path().filename().string();
+                if (name.starts_with("python") && fs::is_directory(it->path() / "site-packages"))
+                {
+                    dirs.push_back("lib/" + name + "/site-packages");
+                }
+            }
+            if (fs::is_directory(root / "Lib" / "site-packages"))
+            {
+                dirs.emplace_back("Lib/site-packages");
+            }
+            std::sort(dirs.begin(), dirs.end());
+            return dirs;
+        }
+
+        struct DistCandidate
+        {
+            std::string relative;  // "lib/python3.11/site-packages/six-1.16.0.dist-info"
+            std::string directory; // "six-1.16.0.dist-info"
+        };
+
+        auto read_text(const fs::path& path) -> std::optional<std::string>
+        {
+            auto text = fsio::read_file(path.string(), metadata_size_limit);
+            return text ? std::optional<std::string>(std::move(*text)) : std::nullopt;
+        }
+
+        // One distribution no conda record owns.
+        auto read_distribution(const fs::path& root, const DistCandidate& candidate)
+          -> util::Result<model::Package>
+        {
+            const fs::path dir = root / candidate.relative;
+            const bool is_dir = fs::is_directory(dir);
+            const bool egg_info = candidate.directory.ends_with(".egg-info");
+            const fs::path metadata_path =
+              !is_dir ? dir : dir / (egg_info ? "PKG-INFO" : "METADATA");
+            const std::string metadata_name =
+              !is_dir ? candidate.relative
+                      : candidate.relative + (egg_info ? "/PKG-INFO" : "/METADATA");
+            auto text = fsio::read_file(metadata_path.string(), metadata_size_limit);
+            if (!text)
+            {
+                util::Error error = text.error();
+                error.where.file = metadata_name;
+                return util::unexpected(std::move(error));
+            }
+            auto metadata = formats::parse_core_metadata(*text, metadata_name);
+            if (!metadata)
+            {
+                return util::unexpected(metadata.error());
+            }
+            model::Package package;
+            package.manager = model::Manager::pip;
+            package.name = std::move(metadata->name);
+            package.version = std::move(metadata->version);
+            package.depends = std::move(metadata->requires_dist);
+            package.source = candidate.relative;
+            if (is_dir)
+            {
+                if (const auto installer = read_text(dir / "INSTALLER"))
+                {
+                    package.installer = formats::parse_installer(*installer);
+                }
+                if (const auto direct_url = read_text(dir / "direct_url.json"))
+                {
+                    auto parsed = formats::parse_direct_url(*direct_url, candidate.relative +
+                                                                           "/direct_url.json");
+                    if (!parsed)
+                    {
+                        return util::unexpected(parsed.error());
+                    }
+                    package.direct_url = std::move(*parsed);
+                }
+                std::error_code ignored;
+                package.requested = fs::exists(dir / "REQUESTED", ignored);
+            }
+            return package;
+        }
+
+        // A record's bytes mapped from the page cache: a PyTorch environment holds tens of MB of
+        // records, and copying them out with read() costs as much as scanning them.
+        class MappedFile
+        {
+        public:
+            static auto open(const std::string& path, const std::string& display)
+              -> util::Result<MappedFile>
+            {
+                const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+                if (fd < 0)
+                {
+                    return util::unexpected(util::make_error(
+                      util::ErrorKind::io, "cannot open: " + fsio::describe_errno(errno),
+                      util::SourceLocation{ display, 0, 0 }));
+                }
+                struct stat info
+                {
+                };
+                MappedFile file;
+                if (::fstat(fd, &info) != 0 || info.st_size < 0 ||
+                    static_cast<std::uint64_t>(info.st_size) > record_size_limit)
+                {
+                    ::close(fd);
+                    return util::unexpected(util::make_error(
+                      util::ErrorKind::io, "cannot read: not a regular file or too large",
+                      util::SourceLocation{ display, 0, 0 }));
+                }
+                file.m_size = static_cast<std::size_t>(info.st_size);
+                if (file.m_size > 0)
+                {
+                    void* mapped = ::mmap(nullptr, file.m_size, PROT_READ, MAP_PRIVATE, fd, 0);
+                    if (mapped == MAP_FAILED)
+                    {
+                        const int saved = errno;
+                        ::close(fd);
+                        return util::unexpected(util::make_error(
+                          util::ErrorKind::io, "cannot map: " + fsio::describe_errno(saved),
+                          util::SourceLocation{ display, 0, 0 }));
+                    }
+                    ::madvise(mapped, file.m_size, MADV_WILLNEED);
+                    file.m_data = static_cast<const char*>(mapped);
+                }
+                ::close(fd);
+                return file;
+            }
+
+            MappedFile() = default;
+            MappedFile(MappedFile&& other) noexcept
+              : m_data(std::exchange(other.m_data, nullptr))
+              , m_size(std::exchange(other.m_size, 0))
+            {
+            }
+            auto operator=(MappedFile&&) -> MappedFile& = delete;
+            MappedFile(const MappedFile&) = delete;
+            auto operator=(const MappedFile&) -> MappedFile& = delete;
+            ~MappedFile()
+            {
+                if (m_data != nullptr)
+                {
+                    ::munmap(const_cast<char*>(m_data), m_size);
+                }
+            }
+
+            [[nodiscard]] auto text() const -> std::string_view
+            {
+                return { m_data == nullptr ? "" : m_data, m_size };
+            }
+
+        private:
+            const char* m_data = nullptr;
+            std::size_t m_size = 0;
+        };
+
+        auto parse_record(const fs::path& path, const ReadOptions& options)
+          -> util::Result<formats::CondaMetaRecord>
+        {
+            const std::string name = "conda-meta/" + path.filename().string();
+            const auto file = MappedFile::open(path.string(), name);
+            if (!file)
+            {
+                return util::unexpected(file.error());
+            }
+            auto record = formats::parse_conda_meta(file->text(), name,
+                                                    formats::CondaMetaOptions{ options.files });
+            if (record)
+            {
+                record->package.source = name;
+            }
+            return record;
+        }
+    }
+
+    auto pyvenv_python_version(std::string_view pyvenv_cfg) -> std::optional<std::string>
+    {
+        std::optional<std::string> version;
+        for (const auto line : util::split_lines(pyvenv_cfg))
+        {
+            const auto equals = line.find('=');
+            if (equals == std::string_view::npos)
+            {
+                continue;
+            }
+            const auto key = util::trim(line.substr(0, equals));
+            const auto value = util::trim(line.substr(equals + 1));
+            // "version_info" (uv: 3.12.1.final.0 -> 3.12.1) wins over "version" only when the
+            // latter is absent.
+            if (key == "version" && !value.empty())
+            {
+                version = std::string(value);
+            }
+            else if (key == "version_info" && !value.empty() && !version)
+            {
+                const auto parts = util::split(value, '.');
+                std::string joined;
+                for (std::size_t i = 0; i < parts.size() && i < 3; ++i)
+                {
+                    joined += (i == 0 ? "" : ".") + std::string(parts[i]);
+                }
+                version = joined;
+            }
+        }
+        return version;
+    }
+
+    auto read_prefix(const std::string& prefix, const ReadOptions& options)
+      -> util::Result<model::InstalledEnvironment>
+    {
+        const fs::path root(prefix);
+        std::error_code error;
+        if (!fs::exists(root, error))
+        {
+            return util::unexpected(util::make_error(util::ErrorKind::io,
+                                                     "no such environment directory",
+                                                     util::SourceLocation{ prefix, 0, 0 }));
+        }
+        if (!fs::is_directory(root, error))
+        {
+            return util::unexpected(util::make_error(util::ErrorKind::io, "is not a directory",
+                                                     util::SourceLocation{ prefix, 0, 0 }));
+        }
+        model::InstalledEnvironment environment;
+        environment.prefix = prefix;
+        const bool conda = fs::is_directory(root / "conda-meta", error);
+        if (!conda && !fs::is_regular_file(root / "pyvenv.cfg", error))
+        {
+            return util::unexpected(util::make_error(
+              util::ErrorKind::usage,
+              "not a conda environment or a Python venv: it has neither conda-meta/ nor pyvenv.cfg",
+              util::SourceLocation{ prefix, 0, 0 },
+              "pass the environment's root directory (the one holding conda-meta/)"));
+        }
+        environment.kind = conda ? model::PrefixKind::conda : model::PrefixKind::venv;
+
+        // conda records, in parallel.
+        std::unordered_set<std::string> owned_anchors;
+        if (conda)
+        {
+            const auto paths = record_files(root / "conda-meta");
+            std::vector<std::optional<util::Result<formats::CondaMetaRecord>>> results(
+              paths.size());
+            parallel_for(paths.size(), options.threads,
+                         [&](std::size_t i)
+                         { results[i].emplace(parse_record(paths[i], options)); });
+            for (auto& result : results)
+            {
+                if (!*result)
+                {
+                    environment.problems.push_back(result->error());
+                    continue;
+                }
+                auto& record = result->value();
+                owned_anchors.insert(record.python_anchors.begin(), record.python_anchors.end());
+                if (record.package.name == "python")
+                {
+                    environment.python_version = record.package.version;
+                }
+                if (options.files)
+                {
+                    environment.files.push_back(
+                      model::PackageFiles{ record.package.name, std::move(record.paths) });
+                }
+                environment.packages.push_back(std::move(record.package));
+            }
+        }
+        else if (const auto cfg = read_text(root / "pyvenv.cfg"))
+        {
+            environment.python_version = pyvenv_python_version(*cfg);
+        }
+
+        // Python distributions: those conda installed are known by their directory name; the
+        // others are read.
+        environment.site_packages = site_packages_dirs(root);
+        std::vector<DistCandidate> candidates;
+        for (const auto& site_packages : environment.site_packages)
+        {
+            std::vector<std::string> names;
+            for (fs::directory_iterator it(root / site_packages, error), end; !error && it != end;
+                 it.increment(error))
+            {
+                names.push_back(it->path().filename().string());
+            }
+            std::sort(names.begin(), names.end());
+            for (auto& name : names)
+            {
+                if (!name.ends_with(".dist-info") && !name.ends_with(".egg-info"))
+                {
+                    continue;
+                }
+                std::string relative = site_packages + "/" + name;
+                if (owned_anchors.contains(relative))
+                {
+                    if (const auto parsed = formats::parse_dist_directory_name(name))
+                    {
+                        model::Package owned;
+                        owned.manager = model::Manager::pip;
+                        owned.name = parsed->name;
+                        owned.version = parsed->version;
+                        owned.installer = "conda";
+                        owned.source = relative;
+                        environment.conda_owned_distributions.push_back(std::move(owned));
+                    }
+                    continue;
+                }
+                candidates.push_back(DistCandidate{ std::move(relative), std::move(name) });
+            }
+        }
+        std::vector<std::optional<util::Result<model::Package>>> distributions(candidates.size());
+        parallel_for(candidates.size(), options.threads,
+                     [&](std::size_t i)
+                     { distributions[i].emplace(read_distribution(root, candidates[i])); });
+        for (auto& distribution : distributions)
+        {
+            if (*distribution)
+            {
+                environment.packages.push_back(std::move(distribution->value()));
+            }
+            else
+            {
+                environment.problems.push_back(distribution->error());
+            }
+        }
+        model::sort_packages(environment.packages);
+        return environment;
+    }
+}

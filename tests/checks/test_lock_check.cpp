@@ -1,0 +1,288 @@
+#include <string>
+#include <vector>
+
+#include "checks/lock_check.hpp"
+#include "tests/catch.hpp"
+
+using namespace envcheck;
+
+namespace
+{
+    auto conda(std::string name, std::string version, std::string build, std::string sha256 = {},
+               std::string md5 = {}) -> model::Package
+    {
+        model::Package package;
+        package.name = std::move(name);
+        package.version = std::move(version);
+        package.build = std::move(build);
+        package.sha256 = std::move(sha256);
+        package.md5 = std::move(md5);
+        package.channel = "https://conda.anaconda.org/conda-forge";
+        package.subdir = "linux-64";
+        return package;
+    }
+
+    auto pip(std::string name, std::string version) -> model::Package
+    {
+        model::Package package;
+        package.manager = model::Manager::pip;
+        package.name = std::move(name);
+        package.version = std::move(version);
+        return package;
+    }
+
+    auto status_of(const std::vector<model::PackageFinding>& findings, const std::string& name)
+      -> std::string
+    {
+        for (const auto& finding : findings)
+        {
+            if (finding.name == name)
+            {
+                return std::string(model::to_string(finding.status));
+            }
+        }
+        return "absent";
+    }
+
+    TEST_CASE("identity_difference", "[checks][LockCheck]")
+    {
+        struct Case
+        {
+            const char* description;
+            model::Package locked;
+            model::Package installed;
+            const char* reason; // "" when identical
+        };
+        const std::vector<Case> cases{
+            { "same sha256", conda("a", "1", "0", "aa"), conda("a", "1", "0", "aa"), "" },
+            { "sha256 decides over version text", conda("a", "1", "0", "aa"),
+              conda("a", "1", "0", "bb"),
+              "same version and build, but the sha256 differs (locked aa, installed bb): another "
+              "artifact (rebuilt, or "
+              "from another channel)" },
+            { "sha256 on one side only: md5", conda("a", "1", "0", "aa", "m1"),
+              conda("a", "1", "0", "", "m1"), "" },
+            { "md5 differs", conda("a", "1", "0", "", "m1"), conda("a", "1", "0", "", "m2"),
+              "same version and build, but the md5 differs (locked m1, installed m2): another "
+              "artifact (rebuilt, or from "
+              "another channel)" },
+            { "no hashes: version and build", conda("a", "1", "0"), conda("a", "1", "1"),
+              "installed 1 1, locked 1 0" },
+            { "no hashes, same", conda("a", "1", "0"), conda("a", "1", "0"), "" },
+            { "a lock without build compares the version", conda("a", "1", ""),
+              conda("a", "1", "h1"), "" },
+            { "another version with hashes", conda("a", "1", "0", "aa"), conda("a", "2", "0", "bb"),
+              "installed 2 0, locked 1 0 (sha256 differs)" },
+            { "pip PEP 440 equality", pip("A", "1.0"), pip("a", "1.0.0"), "" },
+            { "pip version", pip("a", "1.0"), pip("a", "1.1"), "installed 1.1, locked 1.0" },
+            { "pip without a locked version", pip("a", ""), pip("a", "3"), "" },
+            { "manager", pip("numpy", "1.26.4"), conda("numpy", "1.26.4", "0"),
+              "locked as a pip package, installed by conda" },
+        };
+        for (const auto& test : cases)
+        {
+            CAPTURE(test.description);
+            CHECK(checks::identity_difference(test.locked, test.installed) == test.reason);
+        }
+
+        SECTION("artifact format")
+        {
+            auto locked = conda("a", "1", "0", "aa");
+            locked.filename = "a-1-0.conda";
+            auto installed = conda("a", "1", "0", "bb");
+            installed.filename = "a-1-0.tar.bz2";
+            CHECK(checks::identity_difference(locked, installed)
+                    .ends_with("another artifact format (.tar.bz2 instead of .conda)"));
+        }
+        SECTION("pip direct URL commit")
+        {
+            auto locked = pip("tool", "0.1");
+            locked.direct_url =
+              model::DirectUrl{ "https://g/x.git", "git", "1111111111", "", "", false };
+            auto installed = locked;
+            CHECK(checks::identity_difference(locked, installed).empty());
+            installed.direct_url->commit_id = "2222222222";
+            CHECK(checks::identity_difference(locked, installed) ==
+                  "installed from commit 2222222222, locked at 1111111111");
+            installed.direct_url.reset();
+            CHECK(checks::identity_difference(locked, installed) ==
+                  "locked at commit 1111111111, installed from an index");
+        }
+    }
+
+    TEST_CASE("compare_to_lock", "[checks][LockCheck]")
+    {
+        model::Lock lock;
+        lock.packages = { conda("python", "3.11.7", "h0", "p1"),
+                          conda("numpy", "1.26.4", "py311", "n1"),
+                          conda("zlib", "1.3", "h1", "z1"),
+                          pip("Requests", "2.32.3"),
+                          pip("torch", "2.4.0"),
+                          conda("__cuda", "12.4", "0") };
+        lock.optional_packages = { conda("pytest", "8.0", "0", "t1"),
+                                   conda("ruff", "0.5", "0", "r1") };
+        model::InstalledEnvironment installed;
+        installed.packages = { conda("python", "3.11.7", "h0", "p1"),
+                               conda("numpy", "1.26.4", "py311", "n2"),
+                               conda("pytorch", "2.4.0", "cuda", "t9"),
+                               pip("requests", "2.32.3"),
+                               conda("torch", "2.4.0", "x"),
+                               pip("tinyextra", "0.1"),
+                               conda("ruff", "0.6", "0", "r2") };
+        installed.packages[5].installer = "pip";
+        const auto findings = checks::compare_to_lock(lock, installed);
+        CHECK(status_of(findings, "python") == "ok");
+        CHECK(status_of(findings, "numpy") == "changed");
+        CHECK(status_of(findings, "zlib") == "missing");
+        CHECK(status_of(findings, "Requests") == "ok");
+        CHECK(status_of(findings, "torch") == "changed"); // pip in the lock, conda here
+        CHECK(status_of(findings, "pytorch") == "extra");
+        CHECK(status_of(findings, "tinyextra") == "extra");
+        CHECK(status_of(findings, "pytest") == "absent"); // optional and not installed
+        CHECK(status_of(findings, "ruff") == "changed");  // optional, installed, another build
+        CHECK(status_of(findings, "__cuda") == "absent"); // virtual
+        CHECK(findings.size() == 8);
+        // conda first, then pip; by name.
+        CHECK(findings.front().name == "numpy");
+        CHECK(findings.back().name == "torch"); // locked as pip
+        for (const auto& finding : findings)
+        {
+            if (finding.name == "tinyextra")
+            {
+                CHECK(finding.reason == "installed 0.1 by pip, not in the lock");
+                CHECK_FALSE(finding.expected.has_value());
+            }
+            if (finding.name == "zlib")
+            {
+                CHECK(finding.reason == "locked 1.3 h1, not installed");
+                CHECK_FALSE(finding.installed.has_value());
+            }
+        }
+    }
+
+    TEST_CASE("source_notes and channel_name", "[checks][LockCheck]")
+    {
+        CHECK(checks::channel_name("https://conda.anaconda.org/conda-forge/") == "conda-forge");
+        CHECK(checks::channel_name("https://repo.anaconda.com/pkgs/main") == "pkgs/main");
+        CHECK(checks::channel_name("conda-forge") == "conda-forge");
+        CHECK(checks::channel_name("file:///tmp/channel/") == "file:///tmp/channel");
+        auto locked = conda("a", "1", "0", "aa");
+        auto installed = locked;
+        installed.channel = "conda-forge";
+        CHECK(checks::source_notes(locked, installed).empty());
+        auto mirrored = locked;
+        mirrored.url = "https://conda.anaconda.org/conda-forge/linux-64/a-1-0.conda";
+        auto from_mirror = mirrored;
+        from_mirror.url = "https://mirror.example/conda-forge/linux-64/a-1-0.conda";
+        CHECK(checks::source_notes(mirrored, from_mirror) ==
+              std::vector<std::string>{
+                "url https://mirror.example/conda-forge/linux-64/a-1-0.conda, locked "
+                "https://conda.anaconda.org/conda-forge/linux-64/a-1-0.conda" });
+        from_mirror.url = "https://conda.anaconda.org/conda-forge/linux-64/a-1-1.conda";
+        CHECK(checks::source_notes(mirrored, from_mirror)
+                .empty()); // another file: the identity says so
+        installed.channel = "https://repo.anaconda.com/pkgs/main";
+        installed.subdir = "noarch";
+        CHECK(checks::source_notes(locked, installed) ==
+              std::vector<std::string>{ "channel pkgs/main, locked conda-forge",
+                                        "subdir noarch, locked linux-64" });
+    }
+
+    TEST_CASE("merge_findings", "[checks][LockCheck]")
+    {
+        model::PackageFinding from_file;
+        from_file.name = "numpy";
+        from_file.spec = "numpy>=2";
+        from_file.status = model::PackageStatus::unsatisfied;
+        from_file.reason = "installed 1.26.4 py311 does not satisfy 'numpy>=2'";
+        model::PackageFinding only_in_file;
+        only_in_file.name = "scipy";
+        only_in_file.status = model::PackageStatus::missing;
+        model::PackageFinding satisfied;
+        satisfied.name = "Requests";
+        satisfied.manager = model::Manager::pip;
+        satisfied.spec = "requests>=2";
+        model::PackageFinding locked_changed;
+        locked_changed.name = "numpy";
+        locked_changed.status = model::PackageStatus::changed;
+        locked_changed.reason = "installed 1.26.4 py311, locked 2.0 py311";
+        model::PackageFinding locked_extra;
+        locked_extra.name = "requests";
+        locked_extra.manager = model::Manager::pip;
+        locked_extra.status = model::PackageStatus::extra;
+        const auto merged = checks::merge_findings({ from_file, only_in_file, satisfied },
+                                                   { locked_changed, locked_extra });
+        REQUIRE(merged.size() == 3);
+        CHECK(merged[0].name == "numpy");
+        CHECK(merged[0].status == model::PackageStatus::unsatisfied);
+        CHECK(merged[0].spec == "numpy>=2");
+        CHECK(merged[0].notes ==
+              std::vector<std::string>{ "lock: installed 1.26.4 py311, locked 2.0 py311" });
+        CHECK(merged[1].name == "scipy");
+        CHECK(merged[2].name == "requests");
+        CHECK(merged[2].status ==
+              model::PackageStatus::extra); // satisfies the file, not in the lock
+        CHECK(merged[2].spec == "requests>=2");
+    }
+
+    TEST_CASE("compare_machine", "[checks][LockCheck]")
+    {
+        model::LockedMachine locked;
+        locked.platform = "linux-64";
+        locked.python = "3.11.7";
+        locked.glibc = "2.36";
+        locked.driver_version = "580.65.06";
+        locked.cuda_driver_version = "13.0";
+        locked.gpus =
+          std::vector<model::LockedGpu>{ { 0, "NVIDIA H200", "GPU-a", "0000:19:00.0", "9.0", 1 } };
+        const auto statuses = [&](const model::LockedMachine& current)
+        {
+            std::vector<std::string> out;
+            for (const auto& outcome : checks::compare_machine(locked, current))
+            {
+                out.push_back(outcome.id + "=" + std::string(model::to_string(outcome.status)));
+            }
+            return out;
+        };
+        CHECK(statuses(locked) ==
+              std::vector<std::string>{ "machine.platform=pass", "machine.python=pass",
+                                        "machine.glibc=pass", "machine.driver_version=pass",
+                                        "machine.cuda_driver_version=pass", "machine.gpus=pass" });
+        auto other = locked;
+        other.platform = "linux-aarch64";
+        other.python = "3.11.8";
+        other.glibc = "2.39";
+        other.driver_version = "570.86.15";
+        other.cuda_driver_version = "12.8";
+        other.gpus =
+          std::vector<model::LockedGpu>{ { 0, "NVIDIA H200", "GPU-b", "0000:19:00.0", "9.0", 1 } };
+        CHECK(statuses(other) ==
+              std::vector<std::string>{ "machine.platform=fail", "machine.python=fail",
+                                        "machine.glibc=warn", "machine.driver_version=fail",
+                                        "machine.cuda_driver_version=fail", "machine.gpus=warn" });
+        auto none = model::LockedMachine{};
+        none.platform = "linux-64";
+        none.gpus = std::vector<model::LockedGpu>{};
+        const auto outcomes = checks::compare_machine(locked, none);
+        CHECK(outcomes[1].status == model::Status::skip);
+        CHECK(outcomes[1].message == "not known on this machine");
+        CHECK(outcomes[5].status == model::Status::fail);
+        CHECK(outcomes[5].message ==
+              "0 GPU(s) here (no GPU), locked with 1 (NVIDIA H200 (sm 9.0))");
+        auto model_change = locked;
+        model_change.gpus =
+          std::vector<model::LockedGpu>{ { 0, "NVIDIA A100-SXM4-80GB", "GPU-c", "x", "8.0", 1 } };
+        CHECK(checks::compare_machine(locked, model_change)[5].status == model::Status::fail);
+        const auto unlocked = checks::compare_machine(model::LockedMachine{}, locked);
+        CHECK(unlocked[0].message == "the lock does not record it");
+    }
+
+    TEST_CASE("compare_dotted", "[checks][LockCheck]")
+    {
+        CHECK(checks::compare_dotted("2.36", "2.39") == -1);
+        CHECK(checks::compare_dotted("12.10", "12.4") == 1);
+        CHECK(checks::compare_dotted("580.65.06", "580.65.6") == 0);
+        CHECK(checks::compare_dotted("13", "13.0") == 0);
+        CHECK_FALSE(checks::compare_dotted("2.36a", "2.36").has_value());
+    }
+}

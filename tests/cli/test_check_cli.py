@@ -1,0 +1,113 @@
+"""`envcheck check` (and `envcheck` with no command) as a user runs it."""
+import json
+
+import pytest
+
+from clienv import CORPUS_LOCKS, project, realenv
+
+envcheck = realenv.envcheck
+
+
+@pytest.fixture(scope="module")
+def channel(tmp_path_factory):
+    return realenv.build_channel(tmp_path_factory.mktemp("channel"))
+
+
+def test_no_arguments_in_a_project_directory(channel, tmp_path):
+    directory, prefix = project(tmp_path, channel)
+    environment = {"CONDA_PREFIX": str(prefix)}
+    only_env = envcheck("check", "--no-gpu", cwd=directory, env=environment)
+    assert only_env.returncode == 0, only_env.stdout + only_env.stderr
+    assert "note: using ./environment.yml" in only_env.stdout
+    assert "note: no lock beside it (./environment.lock.json)" in only_env.stdout
+    assert "note: environment from $CONDA_PREFIX" in only_env.stdout
+
+    assert envcheck("lock", "--no-gpu", cwd=directory, env=environment).returncode == 0
+    code, report = realenv.check_json("--no-gpu", cwd=directory, env=environment)
+    realenv.validate(report, "check-report.schema.json")
+    assert code == 0
+    assert report["inputs"]["environment_file"] == "environment.yml"
+    assert report["inputs"]["lock"] == "environment.lock.json"
+    assert [package["spec"] for package in report["packages"]] == ["greet", "hello=1.0", None]
+
+    # `envcheck` alone does the same in a project directory.
+    default = envcheck(cwd=directory, env=environment)
+    assert default.returncode == 0, default.stderr
+    assert default.stdout.startswith("envcheck check: pass")
+
+    # Drift after locking: the spec still holds, the lock does not.
+    realenv.create_env(channel, prefix, ["greet", "hello ==1.0 h1_1"], tmp_path / "cache")
+    drift = envcheck(cwd=directory, env=environment)
+    assert drift.returncode == 1
+    assert "changed (1)" in drift.stdout
+
+
+def test_no_arguments_elsewhere(tmp_path):
+    nothing = envcheck("check", cwd=tmp_path)
+    assert nothing.returncode == 2
+    assert "nothing to check against" in nothing.stderr
+    machine = envcheck(cwd=tmp_path)  # no environment.yml: the machine report
+    assert machine.returncode == 0, machine.stderr
+    assert machine.stdout.strip()
+
+
+def test_unreadable_inputs_are_usage_errors(channel, tmp_path):
+    _, prefix = project(tmp_path, channel)
+    broken = tmp_path / "broken.lock.json"
+    broken.write_text('{"schema_version": 1,\n "packages": [}\n')
+    result = envcheck("check", "--prefix", prefix, "--lock", broken, "--no-gpu")
+    assert result.returncode == 2
+    assert f"{broken}:2:" in result.stderr
+    missing = envcheck("check", "--prefix", prefix, "--lock", tmp_path / "nope.json", "--no-gpu")
+    assert missing.returncode == 2
+    not_env = envcheck("check", "--prefix", tmp_path, "--lock", broken, "--no-gpu")
+    assert not_env.returncode == 2
+    if CORPUS_LOCKS.is_dir():
+        export_list = envcheck("check", "--prefix", prefix, "--lock",
+                               CORPUS_LOCKS / "AaradhyaVerma__Pylot_OpenPCDet__package-list.txt", "--no-gpu")
+        assert export_list.returncode == 2
+        assert "conda list --export" in export_list.stderr
+        old_pixi = envcheck("check", "--prefix", prefix, "--lock",
+                            CORPUS_LOCKS / "2986002971__deep_learning_course__pixi.lock", "--no-gpu")
+        assert old_pixi.returncode == 2
+        assert "pixi.lock version 5 is not supported" in old_pixi.stderr
+        no_env = envcheck("check", "--prefix", prefix, "--lock", CORPUS_LOCKS / "isce-framework__dolphin__pixi.lock",
+                          "--environment", "gpu", "--no-gpu")
+        assert no_env.returncode == 2
+        assert "pass --environment with one of: all, default, docs, test" in no_env.stderr
+
+
+@pytest.mark.skipif(not CORPUS_LOCKS.is_dir(), reason="shared corpus missing")
+@pytest.mark.parametrize("lock, platform, locked", [
+    ("pangeo-data__pangeo-docker-images__pytorch-notebook_conda-lock.yml", "linux-64", 885),
+    ("pangeo-data__pangeo-docker-images__pytorch-notebook_conda-linux-64.lock", "linux-64", 885),
+    ("1235467__diff-svc__pixi.lock", "linux-64", 299),
+    ("Healthy-AI__dalupi__conda-osx-64.lock", "osx-64", 211),
+])
+def test_peer_locks_against_an_unrelated_environment(channel, tmp_path, lock, platform, locked):
+    _, prefix = project(tmp_path, channel)
+    code, report = realenv.check_json("--prefix", prefix, "--lock", CORPUS_LOCKS / lock, "--platform", platform,
+                                      "--no-gpu")
+    realenv.validate(report, "check-report.schema.json")
+    assert code == 1
+    summary = report["summary"]
+    # Every locked package is accounted for; the environment's own three are matched or extra
+    # (the locks have a python of their own, which this environment's python may match by name).
+    assert summary["ok"] + summary["changed"] + summary["missing"] == locked
+    assert summary["ok"] + summary["changed"] + summary["extra"] == 3
+    assert summary["missing"] >= locked - 3
+    if platform != "linux-64":
+        platform_check = report["machine"]["checks"][0]
+        assert (platform_check["id"], platform_check["status"]) == ("machine.platform", "fail")
+
+
+def test_output_file_and_verbose(channel, tmp_path):
+    _, prefix = project(tmp_path, channel)
+    lock = tmp_path / "l.json"
+    assert envcheck("lock", "--prefix", prefix, "--output", lock, "--no-gpu").returncode == 0
+    out = tmp_path / "report.json"
+    result = envcheck("check", "--prefix", prefix, "--lock", lock, "--no-gpu", "--format", "json", "--output", out)
+    assert result.returncode == 0 and result.stdout == ""
+    assert json.loads(out.read_text())["status"] == "pass"
+    verbose = envcheck("check", "--prefix", prefix, "--lock", lock, "--no-gpu", "--verbose")
+    assert "ok (3)" in verbose.stdout
