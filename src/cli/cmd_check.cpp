@@ -24,6 +24,7 @@
 #include "checks/perf.hpp"
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/fleet_output.hpp"
 #include "cli/output.hpp"
 #include "formats/lock.hpp"
 #include "fsio/files.hpp"
@@ -155,12 +156,6 @@ namespace envcheck::cli
     {
         namespace fs = std::filesystem;
 
-        enum class CheckFormat
-        {
-            text,
-            json,
-        };
-
         struct CheckOptions
         {
             PrefixSelection selection;
@@ -172,7 +167,7 @@ namespace envcheck::cli
             bool no_gpu = false;
             bool verbose = false;
             unsigned jobs = 0;
-            CheckFormat format = CheckFormat::text;
+            ReportFormatChoice format;
             std::string output;
         };
 
@@ -306,8 +301,10 @@ namespace envcheck::cli
 
         auto run_check(const CheckOptions& options) -> int
         {
+            const RunClock clock;
             model::EnvironmentCheck check;
             check.deep = options.deep;
+            std::optional<model::MachineFacts> probed_facts; // for the nfd features
             const auto inputs = resolve_inputs(options, check);
             if (!inputs)
             {
@@ -396,6 +393,7 @@ namespace envcheck::cli
                   lock->machine.gpus || (lock->performance && !lock->performance->empty());
                 const auto state = current_machine(!options.no_gpu && lock_knows_gpu,
                                                    installed->python_version, variables);
+                probed_facts = state.facts;
                 if (lock->format == model::LockFormat::envcheck)
                 {
                     check.machine = checks::compare_machine(lock->machine, state.machine);
@@ -437,10 +435,25 @@ namespace envcheck::cli
                 check.deep_summary = verified.summary;
             }
 
-            const std::string rendered =
-              options.format == CheckFormat::json
-                ? report::render_check_json(check)
-                : report::render_check_text(check, report::CheckTextOptions{ options.verbose });
+            std::string rendered;
+            if (options.format.name == "json")
+            {
+                rendered = report::render_check_json(check);
+            }
+            else if (options.format.name == "text")
+            {
+                rendered = report::render_check_text(check, report::CheckTextOptions{ options.verbose });
+            }
+            else
+            {
+                auto run = model::to_check_run(check);
+                clock.stamp(run);
+                auto features =
+                  probed_facts ? node_features_from(*probed_facts) : report::NodeFeatures{};
+                features.lock_matches = check.passed();
+                rendered = render_fleet_report(options.format.name, { run }, features,
+                                               options.format.expiry_seconds);
+            }
             if (const int status = emit(rendered, options.output); status != code(Exit::ok))
             {
                 return status;
@@ -473,11 +486,7 @@ namespace envcheck::cli
                      "Do not probe the driver and GPUs or measure performance");
         app.add_option("-j,--jobs", options->jobs,
                        "Threads for reading and hashing (default: one per core)");
-        const std::map<std::string, CheckFormat> formats{ { "text", CheckFormat::text },
-                                                          { "json", CheckFormat::json } };
-        app.add_option("--format", options->format, "Report format: text or json")
-          ->transform(CLI::CheckedTransformer(formats, CLI::ignore_case))
-          ->option_text("text|json");
+        add_report_format_options(app, options->format, { "text", "json" });
         app.add_option("-o,--output", options->output,
                        "Write the report to this file (atomically) instead of stdout");
         app.add_flag("-v,--verbose", options->verbose, "List the packages that match too");

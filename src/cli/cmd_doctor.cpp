@@ -19,11 +19,14 @@
 #include "cli/cmd_probe.hpp"
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/fleet_output.hpp"
 #include "cli/output.hpp"
 #include "formats/environment_yaml.hpp"
 #include "formats/lock.hpp"
 #include "fsio/files.hpp"
 #include "prefix/reader.hpp"
+#include "pypi/pip_line.hpp"
+#include "specs/match_spec.hpp"
 #include "report/doctor_report.hpp"
 #include "system/framework_check.hpp"
 #include "util/strings.hpp"
@@ -39,7 +42,7 @@ namespace envcheck::cli
             std::string env_file;
             std::string lock_file;
             std::string platform = "linux-64";
-            ReportFormat format = ReportFormat::text;
+            ReportFormatChoice format;
             std::string output;
             double timeout_seconds = 20.0;
             double framework_timeout_seconds = 180.0;
@@ -62,57 +65,56 @@ namespace envcheck::cli
             return code(Exit::ok);
         }
 
-        // An environment.yml names specs, not installed packages: its exact pins
-        // ("pytorch-cuda=11.8", "torch==2.5.1+cu124", "pytorch=2.1.0=py3.10_cpu_0") are what the
-        // doctor can judge.
-        auto package_from_spec(std::string_view text, model::Manager manager)
-          -> std::optional<model::Package>
+        // An environment.yml names specs, not installed packages: what the doctor can judge is
+        // each spec's exact or prefix pin ("pytorch-cuda=11.8", "torch==2.5.1+cu124",
+        // "pytorch=2.1.0=py3.10_cpu_0"); a range gives the name alone.
+        auto package_from_conda_spec(std::string_view text) -> std::optional<model::Package>
         {
-            auto spec = util::trim(text);
-            if (const auto colons = spec.rfind("::"); colons != std::string_view::npos)
+            auto spec = specs::MatchSpec::parse(text);
+            if (!spec || !spec->name().is_exact())
             {
-                spec = spec.substr(colons + 2);
+                return std::nullopt; // lint reports what does not parse
             }
-            std::size_t end = 0;
-            while (end < spec.size() && (util::is_alnum(spec[end]) || spec[end] == '-' ||
-                                         spec[end] == '_' || spec[end] == '.'))
+            model::Package package;
+            package.manager = model::Manager::conda;
+            package.name = spec->name().to_string();
+            const auto constraints = spec->version().constraints();
+            if (constraints.size() == 1 &&
+                (constraints.front().op == specs::VersionOperator::equal ||
+                 constraints.front().op == specs::VersionOperator::starts_with))
             {
-                ++end;
+                package.version = constraints.front().version.to_string();
             }
-            if (end == 0)
+            if (spec->build().is_exact())
+            {
+                package.build = spec->build().to_string();
+            }
+            return package;
+        }
+
+        auto package_from_pip_line(std::string_view text) -> std::optional<model::Package>
+        {
+            auto line = pypi::parse_pip_line(text);
+            if (!line || line->name.empty())
             {
                 return std::nullopt;
             }
             model::Package package;
-            package.manager = manager;
-            package.name = std::string(spec.substr(0, end));
-            auto rest = util::trim(spec.substr(end));
-            if (rest.starts_with("=="))
+            package.manager = model::Manager::pip;
+            package.name = line->name;
+            if (line->requirement)
             {
-                rest.remove_prefix(2);
-            }
-            else if (rest.starts_with('=') && manager == model::Manager::conda)
-            {
-                rest.remove_prefix(1);
-            }
-            else
-            {
-                return package; // a range says nothing exact
-            }
-            const auto parts =
-              util::split(util::trim(rest), manager == model::Manager::conda ? '=' : ' ');
-            package.version = std::string(util::trim(parts.front()));
-            if (package.version.ends_with(".*") || package.version.ends_with('*'))
-            {
-                package.version = package.version.substr(0, package.version.find('*'));
-                while (package.version.ends_with('.'))
+                const auto& clauses = line->requirement->specifier().specifiers();
+                if (clauses.size() == 1 && !clauses.front().is_wildcard() &&
+                    (clauses.front().op() == pypi::Operator::equal ||
+                     clauses.front().op() == pypi::Operator::arbitrary))
                 {
-                    package.version.pop_back();
+                    package.version = clauses.front().version_text();
                 }
             }
-            if (manager == model::Manager::conda && parts.size() > 1)
+            else if (line->file_version)
             {
-                package.build = std::string(util::trim(parts[1]));
+                package.version = line->file_version->to_string();
             }
             return package;
         }
@@ -143,14 +145,14 @@ namespace envcheck::cli
                 environment.source = "--env " + options.env_file;
                 for (const auto& dependency : file->dependencies)
                 {
-                    if (auto package = package_from_spec(dependency.text, model::Manager::conda))
+                    if (auto package = package_from_conda_spec(dependency.text))
                     {
                         environment.packages.push_back(std::move(*package));
                     }
                 }
                 for (const auto& line : file->pip)
                 {
-                    if (auto package = package_from_spec(line.text, model::Manager::pip))
+                    if (auto package = package_from_pip_line(line.text))
                     {
                         environment.packages.push_back(std::move(*package));
                     }
@@ -260,6 +262,7 @@ namespace envcheck::cli
             {
                 return list_checks();
             }
+            const RunClock clock;
             const auto variables = system::read_environment();
             auto machine = probe_this_machine(options.root, options.timeout_seconds, variables);
             if (!machine)
@@ -303,9 +306,24 @@ namespace envcheck::cli
             {
                 view.environment = input.environment->source;
             }
-            const auto rendered = options.format == ReportFormat::json
-                                    ? report::render_doctor_json(view)
-                                    : report::render_doctor_text(view);
+            std::string rendered;
+            if (options.format.name == "json")
+            {
+                rendered = report::render_doctor_json(view);
+            }
+            else if (options.format.name == "text")
+            {
+                rendered = report::render_doctor_text(view);
+            }
+            else
+            {
+                model::CheckRun run{ "doctor", result.outcomes, 0.0, 0.0 };
+                clock.stamp(run);
+                auto features = node_features_from(input.machine);
+                features.cuda_usable = result.passed();
+                rendered = render_fleet_report(options.format.name, { run }, features,
+                                               options.format.expiry_seconds);
+            }
             if (const int status = emit(rendered, options.output); status != code(Exit::ok))
             {
                 return status;
@@ -338,7 +356,7 @@ namespace envcheck::cli
         env->excludes(lock);
         app.add_option("--platform", options->platform,
                        "The platform to read from a multi-platform lock (default linux-64)");
-        add_format_option(app, options->format);
+        add_report_format_options(app, options->format, { "text", "json" });
         app.add_option("-o,--output", options->output,
                        "Write the report to this file (atomically) instead of stdout");
         app

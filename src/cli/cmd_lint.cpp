@@ -12,6 +12,7 @@
 #include "cli/command.hpp"
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/fleet_output.hpp"
 #include "cli/output.hpp"
 #include "fsio/files.hpp"
 #include "model/cuda_version.hpp"
@@ -22,7 +23,7 @@ namespace envcheck::cli
     struct LintOptions
     {
         std::vector<std::string> files;
-        report::LintFormat format = report::LintFormat::text;
+        ReportFormatChoice format;
         bool strict = false;
         std::string target_driver;
         std::string target_cuda;
@@ -99,7 +100,12 @@ namespace envcheck::cli
         const auto rules = to_report(checks::rule_catalog());
         if (options.list_rules)
         {
-            return emit(report::render_rule_list(rules, options.format), options.output);
+            const auto format = report::parse_lint_format(options.format.name);
+            if (!format)
+            {
+                return usage_error("--list-rules prints text or json, not " + options.format.name);
+            }
+            return emit(report::render_rule_list(rules, *format), options.output);
         }
         if (options.files.empty())
         {
@@ -111,6 +117,7 @@ namespace envcheck::cli
         {
             return report_error(settings.error());
         }
+        const RunClock clock;
         report::LintReport lint_report;
         lint_report.rules = rules;
         for (const auto& path : options.files)
@@ -122,8 +129,18 @@ namespace envcheck::cli
             }
             lint_report.files.push_back(to_report(path, checks::lint_text(*text, *settings)));
         }
-        const int written =
-          emit(report::render_lint(lint_report, options.format, ENVCHECK_VERSION), options.output);
+        std::string rendered;
+        if (const auto format = report::parse_lint_format(options.format.name))
+        {
+            rendered = report::render_lint(lint_report, *format, ENVCHECK_VERSION);
+        }
+        else
+        {
+            auto run = report::to_check_run(lint_report);
+            clock.stamp(run);
+            rendered = render_fleet_report(options.format.name, {run}, {}, options.format.expiry_seconds);
+        }
+        const int written = emit(rendered, options.output);
         if (written != code(Exit::ok))
         {
             return written;
@@ -137,17 +154,7 @@ namespace envcheck::cli
         auto options = std::make_shared<LintOptions>();
         app.add_option("files", options->files,
                        "Environment files to lint ('-' reads standard input)");
-        // Bound through the parser: CLI11 would print the enum with our to_string(), which
-        // returns a string_view it cannot take.
-        app
-          .add_option_function<std::string>(
-            "--format",
-            [options](const std::string& name) {
-                options->format =
-                  report::parse_lint_format(name).value_or(report::LintFormat::text);
-            },
-            "Output: text (default), json, sarif or github")
-          ->check(CLI::IsMember({"text", "json", "sarif", "github"}));
+        add_report_format_options(app, options->format, {"text", "json", "sarif", "github"});
         app.add_flag("--strict", options->strict, "Make repro.unpinned an error");
         auto* driver = app.add_option(
           "--target-driver", options->target_driver,

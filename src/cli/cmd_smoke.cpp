@@ -17,7 +17,10 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.hpp"
+#include "checks/doctor.hpp"
+#include "cli/cmd_probe.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/fleet_output.hpp"
 #include "cli/output.hpp"
 #include "gpu/probes.hpp"
 #include "gpu/smoke.hpp"
@@ -29,19 +32,13 @@ namespace envcheck::cli
 {
     namespace
     {
-        enum class SmokeFormat
-        {
-            text,
-            json,
-        };
-
         struct SmokeOptions
         {
             int device = 0;
             bool all_devices = false;
             bool quick = false;  // the default; the flag documents the choice
             bool full = false;
-            SmokeFormat format = SmokeFormat::text;
+            ReportFormatChoice format;
             std::string output;
             double timeout_seconds = 30.0;
             std::vector<std::string> probes;
@@ -134,11 +131,25 @@ namespace envcheck::cli
             };
         }
 
-        // Why no GPU could be probed, for the user. The hook for `envcheck doctor`: once the
-        // doctor (src/checks/doctor*) exists, its first broken link belongs here; until then the
-        // CUDA error the probe child saw, and a pointer to the doctor.
+        // Why no GPU could be probed: the doctor's first broken link (machine checks only: the
+        // environment does not matter here), else the CUDA error the probe child saw.
         auto no_gpu_verdict(const model::SmokeReport& report) -> std::string
         {
+            auto machine = probe_this_machine("/", 20.0);
+            if (machine)
+            {
+                const auto doctor = checks::run_doctor(checks::DoctorInput{std::move(*machine), std::nullopt});
+                if (doctor.first_broken_link)
+                {
+                    const auto* broken = doctor.outcome(*doctor.first_broken_link);
+                    std::string verdict = "envcheck doctor: " + *doctor.first_broken_link + " failed: " + broken->message;
+                    if (!broken->fix.empty())
+                    {
+                        verdict += " (fix: " + broken->fix + ")";
+                    }
+                    return verdict + "; the probe saw: " + report.diagnosis;
+                }
+            }
             return report.diagnosis + "; run 'envcheck doctor' to find the first broken link";
         }
 
@@ -148,6 +159,7 @@ namespace envcheck::cli
             {
                 return list_probes();
             }
+            const RunClock clock;
             gpu::SmokeRequest request;
             request.mode = options.full ? model::SmokeMode::full : model::SmokeMode::quick;
             request.device =
@@ -170,10 +182,24 @@ namespace envcheck::cli
             {
                 report.diagnosis = no_gpu_verdict(report);
             }
-            const std::string rendered =
-                options.format == SmokeFormat::json
-                    ? report::render_smoke_json(report)
-                    : report::render_smoke_text(report, report::SmokeTextOptions{options.full});
+            std::string rendered;
+            if (options.format.name == "json")
+            {
+                rendered = report::render_smoke_json(report);
+            }
+            else if (options.format.name == "text")
+            {
+                rendered = report::render_smoke_text(report, report::SmokeTextOptions{options.full});
+            }
+            else
+            {
+                auto run = model::to_check_run(report);
+                clock.stamp(run);
+                report::NodeFeatures features;
+                features.smoke_passed = report.passed();
+                rendered = render_fleet_report(options.format.name, {run}, features,
+                                               options.format.expiry_seconds);
+            }
             if (const int status = emit(rendered, options.output); status != code(Exit::ok))
             {
                 return status;
@@ -201,11 +227,7 @@ namespace envcheck::cli
         auto* full =
             app.add_flag("--full", options->full, "Size sweeps and more repeats, under 10 s");
         full->excludes(quick);
-        const std::map<std::string, SmokeFormat> formats{{"text", SmokeFormat::text},
-                                                         {"json", SmokeFormat::json}};
-        app.add_option("--format", options->format, "Report format: text or json")
-            ->transform(CLI::CheckedTransformer(formats, CLI::ignore_case))
-            ->option_text("text|json");
+        add_report_format_options(app, options->format, {"text", "json"});
         app.add_option("-o,--output", options->output,
                        "Write the report to this file (atomically) instead of stdout");
         app.add_option("--timeout", options->timeout_seconds,

@@ -124,4 +124,38 @@ namespace envcheck::model
                                                       [&](const FileFinding& finding)
                                                       { return finding.status == status; }));
     }
+
+    auto to_check_run(const EnvironmentCheck& check) -> CheckRun
+    {
+        CheckRun run;
+        run.command = "check";
+        for (const auto& finding : check.packages)
+        {
+            CheckOutcome outcome;
+            outcome.id = "package." + std::string(to_string(finding.manager)) + "." + finding.name;
+            outcome.status = finding.status == PackageStatus::ok ? Status::pass : Status::fail;
+            outcome.message = std::string(to_string(finding.status));
+            if (!finding.reason.empty())
+            {
+                outcome.message += ": " + finding.reason;
+            }
+            outcome.labels = {{"status", std::string(to_string(finding.status))},
+                              {"manager", std::string(to_string(finding.manager))}};
+            run.outcomes.push_back(std::move(outcome));
+        }
+        for (const auto& file : check.files)
+        {
+            run.outcomes.push_back({"file." + file.package, Status::fail,
+                                    std::string(to_string(file.status)) + " " + file.path
+                                        + (file.detail.empty() ? "" : " (" + file.detail + ")"),
+                                    "reinstall the package", {}, {{"path", file.path}}});
+        }
+        for (const auto& problem : check.problems)
+        {
+            run.outcomes.push_back({"record", Status::error, problem.to_string(), problem.hint, {}, {}});
+        }
+        run.outcomes.insert(run.outcomes.end(), check.machine.begin(), check.machine.end());
+        run.outcomes.insert(run.outcomes.end(), check.performance.begin(), check.performance.end());
+        return run;
+    }
 }

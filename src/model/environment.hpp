@@ -154,6 +154,11 @@ namespace envcheck::model
         [[nodiscard]] auto count(PackageStatus status) const -> std::size_t;
         [[nodiscard]] auto count(FileStatus status) const -> std::size_t;
     };
+
+    // The fleet formats' shape: one outcome per package finding (id "package.<manager>.<name>",
+    // ok -> pass, else fail), per file finding ("file.<package>"), per unreadable record
+    // ("record"), then the machine and performance outcomes as they are.
+    [[nodiscard]] auto to_check_run(const EnvironmentCheck& check) -> CheckRun;
 }
 
 #endif

@@ -370,4 +370,34 @@ namespace envcheck::report
         }
         return out;
     }
+
+    auto to_check_run(const LintReport& report) -> model::CheckRun
+    {
+        model::CheckRun run;
+        run.command = "lint";
+        for (const auto& file : report.files)
+        {
+            if (file.diagnostics.empty())
+            {
+                run.outcomes.push_back({"lint.file", model::Status::pass, file.path + ": no findings", "", {},
+                                        {{"file", file.path}}});
+            }
+            for (const auto& diagnostic : file.diagnostics)
+            {
+                model::CheckOutcome outcome;
+                outcome.id = diagnostic.rule;
+                outcome.status = diagnostic.severity == Severity::error     ? model::Status::fail
+                                 : diagnostic.severity == Severity::warning ? model::Status::warn
+                                                                            : model::Status::pass;
+                outcome.message = file.path + ":" + std::to_string(diagnostic.line) + ":"
+                                  + std::to_string(diagnostic.column) + ": " + diagnostic.message;
+                outcome.fix = diagnostic.fix;
+                outcome.labels = {{"file", file.path},
+                                  {"line", std::to_string(diagnostic.line)},
+                                  {"column", std::to_string(diagnostic.column)}};
+                run.outcomes.push_back(std::move(outcome));
+            }
+        }
+        return run;
+    }
 }

@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "model/check_result.hpp"
+
 namespace envcheck::report
 {
     enum class Severity
@@ -75,6 +77,11 @@ namespace envcheck::report
       -> std::string;
     // "::error file=F,line=L,col=C,title=[rule]::message" workflow commands.
     [[nodiscard]] auto render_lint_github(const LintReport& report) -> std::string;
+    // The fleet formats' shape: one outcome per diagnostic (error -> fail, warning -> warn,
+    // info -> pass; id the rule, labels file/line/column), and a passing outcome "lint.file"
+    // for each file without findings.
+    [[nodiscard]] auto to_check_run(const LintReport& report) -> model::CheckRun;
+
     [[nodiscard]] auto render_lint(const LintReport& report, LintFormat format,
                                    std::string_view tool_version) -> std::string;
 
