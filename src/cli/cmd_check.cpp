@@ -24,6 +24,7 @@
 #include "checks/perf.hpp"
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/inputs.hpp"
 #include "cli/fleet_output.hpp"
 #include "cli/output.hpp"
 #include "formats/lock.hpp"
@@ -64,7 +65,7 @@ namespace envcheck::cli
 
     auto load_environment_file(const std::string& path) -> util::Result<LoadedEnvironmentFile>
     {
-        auto text = fsio::read_file(path);
+        auto text = read_input(path);
         if (!text)
         {
             return util::unexpected(text.error());
@@ -339,7 +340,7 @@ namespace envcheck::cli
             std::optional<model::Lock> lock;
             if (!inputs->lock.empty())
             {
-                const auto text = fsio::read_file(inputs->lock);
+                const auto text = read_input(inputs->lock);
                 if (!text)
                 {
                     return report_error(text.error());
@@ -470,6 +471,7 @@ namespace envcheck::cli
     auto setup_check(CLI::App& app) -> Run
     {
         auto options = std::make_shared<CheckOptions>();
+        add_input_options(app);
         add_prefix_options(app, options->selection);
         app.add_option("--env", options->env, "The environment file whose specs must be satisfied");
         app.add_option(

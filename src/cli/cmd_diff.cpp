@@ -9,6 +9,7 @@
 #include "cli/command.hpp"
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/inputs.hpp"
 #include "cli/output.hpp"
 #include "formats/environment_yaml.hpp"
 #include "fsio/files.hpp"
@@ -29,7 +30,7 @@ namespace envcheck::cli
         // An environment file that loads completely; its first loader error otherwise.
         auto load(const std::string& path) -> util::Result<formats::EnvironmentFile>
         {
-            auto text = fsio::read_file(path);
+            auto text = read_input(path);
             if (!text)
             {
                 return util::unexpected(text.error());
@@ -118,6 +119,7 @@ namespace envcheck::cli
     auto setup_diff(CLI::App& app) -> Run
     {
         auto options = std::make_shared<DiffOptions>();
+        add_input_options(app);
         app
           .add_option("old", options->old_path,
                       "The old environment file ('-' or <(git show ...) work)")

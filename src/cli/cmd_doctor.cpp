@@ -19,6 +19,7 @@
 #include "cli/cmd_probe.hpp"
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/inputs.hpp"
 #include "cli/fleet_output.hpp"
 #include "cli/output.hpp"
 #include "formats/environment_yaml.hpp"
@@ -132,7 +133,7 @@ namespace envcheck::cli
             auto& environment = loaded.environment;
             if (!options.env_file.empty())
             {
-                auto text = fsio::read_file(options.env_file);
+                auto text = read_input(options.env_file);
                 if (!text)
                 {
                     return util::unexpected(text.error());
@@ -163,7 +164,7 @@ namespace envcheck::cli
             }
             if (!options.lock_file.empty())
             {
-                auto text = fsio::read_file(options.lock_file);
+                auto text = read_input(options.lock_file);
                 if (!text)
                 {
                     return util::unexpected(text.error());
@@ -335,6 +336,7 @@ namespace envcheck::cli
     auto setup_doctor(CLI::App& app) -> Run
     {
         auto options = std::make_shared<DoctorOptions>();
+        add_input_options(app);
         add_root_option(app, options->root);
         auto* prefix =
           app

@@ -15,6 +15,7 @@
 #include "cli/cmd_check.hpp"
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/inputs.hpp"
 #include "cli/output.hpp"
 #include "formats/export.hpp"
 #include "formats/lock.hpp"
@@ -62,7 +63,7 @@ namespace envcheck::cli
             std::vector<model::Package> packages;
             if (!options.lock.empty())
             {
-                const auto text = fsio::read_file(options.lock);
+                const auto text = read_input(options.lock);
                 if (!text)
                 {
                     return report_error(text.error());
@@ -132,6 +133,7 @@ namespace envcheck::cli
     auto setup_export(CLI::App& app) -> Run
     {
         auto options = std::make_shared<ExportOptions>();
+        add_input_options(app);
         add_prefix_options(app, options->selection);
         app.add_option("--lock", options->lock,
                        "Export a lock (envcheck's, conda-lock.yml, pixi.lock, @EXPLICIT) instead "

@@ -9,9 +9,11 @@
 
 #include "checks/cuda_driver_table.hpp"
 #include "checks/lint.hpp"
+#include "cli/channel_check.hpp"
 #include "cli/command.hpp"
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/inputs.hpp"
 #include "cli/fleet_output.hpp"
 #include "cli/output.hpp"
 #include "fsio/files.hpp"
@@ -29,6 +31,7 @@ namespace envcheck::cli
         std::string target_cuda;
         bool list_rules = false;
         std::string output;
+        ChannelCheckOptions channels;
     };
 
     namespace
@@ -122,12 +125,27 @@ namespace envcheck::cli
         lint_report.rules = rules;
         for (const auto& path : options.files)
         {
-            auto text = fsio::read_file(path);
+            auto text = read_input(path);
             if (!text)
             {
                 return report_error(text.error());
             }
-            lint_report.files.push_back(to_report(path, checks::lint_text(*text, *settings)));
+            auto diagnostics = checks::lint_text(*text, *settings);
+            if (options.channels.enabled)
+            {
+                auto unpublished = check_channels(*text, path, options.channels);
+                if (!unpublished)
+                {
+                    return report_error(unpublished.error());
+                }
+                diagnostics.insert(diagnostics.end(), unpublished->begin(), unpublished->end());
+                std::stable_sort(diagnostics.begin(), diagnostics.end(),
+                                 [](const formats::EnvDiagnostic& a, const formats::EnvDiagnostic& b) {
+                                     return std::pair(a.position.line, a.position.column) <
+                                            std::pair(b.position.line, b.position.column);
+                                 });
+            }
+            lint_report.files.push_back(to_report(path, diagnostics));
         }
         std::string rendered;
         if (const auto format = report::parse_lint_format(options.format.name))
@@ -152,6 +170,7 @@ namespace envcheck::cli
     auto setup_lint(CLI::App& app) -> Run
     {
         auto options = std::make_shared<LintOptions>();
+        add_input_options(app);
         app.add_option("files", options->files,
                        "Environment files to lint ('-' reads standard input)");
         add_report_format_options(app, options->format, {"text", "json", "sarif", "github"});
@@ -163,6 +182,7 @@ namespace envcheck::cli
           .add_option("--target-cuda", options->target_cuda,
                       "The CUDA version the fleet's driver reports (nvidia-smi), e.g. 12.2")
           ->excludes(driver);
+        add_channel_check_options(app, options->channels);
         app.add_flag("--list-rules", options->list_rules,
                      "Print every rule id, its severity and its fix");
         app.add_option("-o,--output", options->output,

@@ -23,6 +23,7 @@
 #include "cli/cmd_check.hpp"
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/inputs.hpp"
 #include "formats/lock.hpp"
 #include "fsio/files.hpp"
 #include "prefix/reader.hpp"
@@ -156,6 +157,13 @@ namespace envcheck::cli
             {
                 env = default_environment_file;
             }
+            if (options.output.empty() && is_url(env))
+            {
+                return report_error(util::make_error(
+                  util::ErrorKind::usage,
+                  "the environment file is a URL, so there is no directory to put the lock beside",
+                  {}, "name the lock with -o FILE"));
+            }
             const std::string output =
               options.output.empty() ? formats::default_lock_path(env) : options.output;
 
@@ -246,6 +254,7 @@ namespace envcheck::cli
     auto setup_lock(CLI::App& app) -> Run
     {
         auto options = std::make_shared<LockOptions>();
+        add_input_options(app);
         add_prefix_options(app, options->selection);
         app.add_option("--env", options->env,
                        "The environment file the environment must satisfy (default "

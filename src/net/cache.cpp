@@ -176,6 +176,14 @@ namespace envcheck::net
 
         if (m_offline)
         {
+            if (!stored && std::filesystem::exists(stem + ".absent", error))
+            {
+                // The server said it has no such file the last time: say so again, so that a
+                // channel without a noarch subdir stays empty offline too.
+                return util::unexpected(util::make_error(
+                  util::ErrorKind::network, "HTTP 404 Not Found (the cached answer; offline)",
+                  util::SourceLocation{ url, 0, 0 }));
+            }
             if (!stored)
             {
                 return util::unexpected(util::make_error(
@@ -198,6 +206,14 @@ namespace envcheck::net
         if (!response)
         {
             util::Error failed = response.error();
+            if (is_not_found(failed))
+            {
+                // Remembered for --offline; a later download removes the mark.
+                if (auto marked = fsio::write_file_atomic(stem + ".absent", url + "\n"); !marked)
+                {
+                    return util::unexpected(marked.error());
+                }
+            }
             if (stored && failed.hint.empty())
             {
                 failed.hint = age_hint(stored->entry);
@@ -241,6 +257,7 @@ namespace envcheck::net
         {
             return util::unexpected(written.error());
         }
+        std::filesystem::remove(stem + ".absent", error);
         return CachedBody{ std::move(response->body), CacheSource::downloaded, std::move(entry) };
     }
 }

@@ -512,6 +512,16 @@ namespace envcheck::net
         return response;
     }
 
+    auto is_not_found(const util::Error& error) -> bool
+    {
+        // The messages are made in this file: "HTTP 404 ...", libcurl's file:// "Couldn't open
+        // file" and fsio's "cannot open: No such file".
+        return (error.kind == util::ErrorKind::network && error.message.rfind("HTTP 404", 0) == 0)
+               || (error.kind == util::ErrorKind::io
+                   && (error.message.find("No such file") != std::string::npos
+                       || error.message.find("Couldn't open file") != std::string::npos));
+    }
+
     auto read_input(const std::string& path_or_url, const HttpOptions& options)
       -> util::Result<std::string>
     {

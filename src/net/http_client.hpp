@@ -95,6 +95,10 @@ namespace envcheck::net
         std::unique_ptr<Handle> m_handle;
     };
 
+    // Whether a fetch failed because the resource does not exist: HTTP 404, or a file:// path
+    // that is not there. Channels answer so for a subdir they do not publish.
+    [[nodiscard]] auto is_not_found(const util::Error& error) -> bool;
+
     // The text of a local file (fsio::read_file; "-" is stdin) or of a URL (fetched with
     // `options`): what every command that takes an environment file or a lock reads.
     [[nodiscard]] auto read_input(const std::string& path_or_url, const HttpOptions& options)
