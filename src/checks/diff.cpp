@@ -342,6 +342,38 @@ namespace envcheck::checks
         return set;
     }
 
+    auto package_set_from(const model::Lock& lock) -> PackageSet
+    {
+        PackageSet set;
+        for (const auto& package : lock.packages)
+        {
+            PackageEntry entry;
+            entry.manager = package.manager;
+            entry.name = package.name;
+            entry.key = model::package_key(package);
+            entry.version = package.version;
+            entry.build = package.build;
+            entry.channel = package.channel;
+            if (package.manager == model::Manager::conda)
+            {
+                entry.text = package.name + "=" + package.version + (package.build.empty() ? "" : "=" + package.build);
+            }
+            else
+            {
+                entry.text = package.name + "==" + package.version;
+            }
+            // The artifact's hash is part of what is compared, not of what is shown.
+            entry.canonical = entry.text + " " + (package.sha256.empty() ? package.md5 : package.sha256);
+            if (!package.channel.empty()
+                && std::find(set.channels.begin(), set.channels.end(), package.channel) == set.channels.end())
+            {
+                set.channels.push_back(package.channel);
+            }
+            set.packages.push_back(std::move(entry));
+        }
+        return set;
+    }
+
     auto diff_package_sets(const PackageSet& older, const PackageSet& newer) -> PackageSetDiff
     {
         PackageSetDiff diff;

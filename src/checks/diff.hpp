@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "formats/environment_yaml.hpp"
+#include "model/lock.hpp"
 #include "model/package.hpp"
 
 namespace envcheck::checks
@@ -35,6 +36,12 @@ namespace envcheck::checks
     // Conda dependencies and pip lines of an environment file (pip options count as entries, so
     // that a changed --extra-index-url shows). Entries that do not parse keep their text.
     [[nodiscard]] auto package_set_from(const formats::EnvironmentFile& file) -> PackageSet;
+
+    // The packages of a lock (any format envcheck reads): each pinned to its exact version and
+    // build ("pytorch=2.0.1=py3.10_cuda11.8_cudnn8.7.0_0", "torch==2.3.1"); a package whose
+    // artifact changed under the same version and build (another sha256 or md5) differs too.
+    // The channels are those the packages come from, in order of first appearance.
+    [[nodiscard]] auto package_set_from(const model::Lock& lock) -> PackageSet;
 
     enum class ChangeKind
     {

@@ -1,5 +1,5 @@
-// `envcheck diff OLD NEW`: the semantic difference between two environment files (README
-// "envcheck diff"). Exit 0 when they are equal, 1 when they differ (like diff(1)), 2 on errors.
+// `envcheck diff OLD NEW`: the semantic difference between two environment files, or two locks
+// (README "envcheck diff"). Exit 0 when they are equal, 1 when they differ (like diff(1)), 2 on errors.
 #include <memory>
 #include <string>
 
@@ -12,6 +12,8 @@
 #include "cli/inputs.hpp"
 #include "cli/output.hpp"
 #include "formats/environment_yaml.hpp"
+#include "formats/lock.hpp"
+#include "prefix/locate.hpp"
 #include "fsio/files.hpp"
 #include "report/diff_report.hpp"
 
@@ -23,22 +25,43 @@ namespace envcheck::cli
         std::string new_path;
         report::DiffFormat format = report::DiffFormat::text;
         std::string output;
+        std::string platform;    // locks: the platform of a multi-platform lock
+        std::string environment = "default"; // pixi.lock: the environment
     };
 
     namespace
     {
-        // An environment file that loads completely; its first loader error otherwise.
-        auto load(const std::string& path) -> util::Result<formats::EnvironmentFile>
+        // The package set of an environment file that loads completely (its first loader error
+        // otherwise), or of a lock in any format envcheck reads (envcheck, conda-lock, pixi,
+        // @EXPLICIT; multi-platform locks for this machine's platform).
+        struct LoadedSet
+        {
+            checks::PackageSet set;
+            bool is_lock = false;
+        };
+
+        auto load(const std::string& path, const DiffOptions& options) -> util::Result<LoadedSet>
         {
             auto text = read_input(path);
             if (!text)
             {
                 return util::unexpected(text.error());
             }
+            if (formats::detect_lock_format(*text, path))
+            {
+                const std::string platform =
+                  options.platform.empty() ? prefix::current_platform() : options.platform;
+                auto lock = formats::parse_any_lock(*text, path, { platform, options.environment });
+                if (!lock)
+                {
+                    return util::unexpected(lock.error());
+                }
+                return LoadedSet{ checks::package_set_from(*lock), true };
+            }
             auto file = formats::parse_environment_yaml(*text, path);
             if (!file)
             {
-                return file;
+                return util::unexpected(file.error());
             }
             for (const auto& diagnostic : file->diagnostics)
             {
@@ -51,7 +74,7 @@ namespace envcheck::cli
                       diagnostic.fix));
                 }
             }
-            return file;
+            return LoadedSet{ checks::package_set_from(*file), false };
         }
 
         auto to_report(const checks::PackageSetDiff& diff, const DiffOptions& options)
@@ -95,18 +118,25 @@ namespace envcheck::cli
 
     auto run_diff(const DiffOptions& options) -> int
     {
-        const auto older = load(options.old_path);
+        const auto older = load(options.old_path, options);
         if (!older)
         {
             return report_error(older.error());
         }
-        const auto newer = load(options.new_path);
+        const auto newer = load(options.new_path, options);
         if (!newer)
         {
             return report_error(newer.error());
         }
-        const auto diff = checks::diff_package_sets(checks::package_set_from(*older),
-                                                    checks::package_set_from(*newer));
+        if (older->is_lock != newer->is_lock)
+        {
+            return report_error(util::make_error(
+              util::ErrorKind::usage,
+              "cannot compare a lock with an environment file: " +
+                (older->is_lock ? options.old_path : options.new_path) + " is a lock",
+              {}, "diff two environment files, or two locks (envcheck check --lock compares a lock with an installed environment)"));
+        }
+        const auto diff = checks::diff_package_sets(older->set, newer->set);
         const report::DiffReport diff_report = to_report(diff, options);
         const int written = emit(report::render_diff(diff_report, options.format), options.output);
         if (written != code(Exit::ok))
@@ -122,9 +152,9 @@ namespace envcheck::cli
         add_input_options(app);
         app
           .add_option("old", options->old_path,
-                      "The old environment file ('-' or <(git show ...) work)")
+                      "The old environment file or lock ('-' and <(git show ...) work)")
           ->required();
-        app.add_option("new", options->new_path, "The new environment file")->required();
+        app.add_option("new", options->new_path, "The new environment file or lock")->required();
         app
           .add_option_function<std::string>(
             "--format",
@@ -136,6 +166,10 @@ namespace envcheck::cli
           ->check(CLI::IsMember({"text", "markdown", "json"}));
         app.add_option("-o,--output", options->output,
                        "Write the report to this file instead of standard output");
+        app.add_option("--platform", options->platform,
+                       "Locks: the platform of a multi-platform lock (default: this machine's)");
+        app.add_option("--environment", options->environment,
+                       "pixi.lock: the environment to compare (default: default)");
         return [options] { return run_diff(*options); };
     }
 }

@@ -79,3 +79,32 @@ def test_errors_exit_2():
     assert "envs/broken/duplicate-key.yml:6:1: duplicate key 'dependencies'" in broken.stderr
     assert run("diff", RESNET).returncode == 2
     assert run("diff", "--format", "html", RESNET, RESNET).returncode == 2
+
+
+def test_diff_two_locks(tmp_path):
+    """Two envcheck locks of one prefix before and after a package changed build: the changed
+    package shows with its exact old and new pins; a lock against an environment file is refused."""
+    import shutil
+    prefix = tmp_path / "prefix"
+    shutil.copytree(SOURCE_DIR / "tests" / "data" / "prefixes" / "conda-basic", prefix, symlinks=True)
+    (prefix / "conda-meta" / "broken-1.0-0.json").unlink()
+    shutil.rmtree(prefix / "lib" / "python3.11" / "site-packages" / "broken_dist-1.0.dist-info")
+    old_lock, new_lock = tmp_path / "old.lock.json", tmp_path / "new.lock.json"
+    assert run("lock", "--prefix", prefix, "--no-gpu", "-o", old_lock).returncode == 0
+    record = next(p for p in (prefix / "conda-meta").glob("*.json"))
+    data = json.loads(record.read_text())
+    data["build"] = data["build"] + "_rebuilt"
+    data["sha256"] = "0" * 64
+    record.write_text(json.dumps(data))
+    assert run("lock", "--prefix", prefix, "--no-gpu", "-o", new_lock).returncode == 0
+
+    same = run("diff", old_lock, old_lock)
+    assert same.returncode == 0, same.stdout
+    changed = run("diff", "--format", "json", old_lock, new_lock)
+    assert changed.returncode == 1, changed.stderr
+    entries = json.loads(changed.stdout)["packages"]
+    assert [e["name"] for e in entries] == [data["name"]]
+    assert entries[0]["new"].endswith("_rebuilt")
+
+    mixed = run("diff", old_lock, SOURCE_DIR / "envs" / "pip-heavy.yml")
+    assert mixed.returncode == 2 and "is a lock" in mixed.stderr
