@@ -63,14 +63,10 @@ namespace envcheck::cli
         return prefix::locate_prefix(request);
     }
 
-    auto load_environment_file(const std::string& path) -> util::Result<LoadedEnvironmentFile>
+    auto parse_environment_text(const std::string& text, const std::string& path)
+      -> util::Result<formats::EnvironmentFile>
     {
-        auto text = read_input(path);
-        if (!text)
-        {
-            return util::unexpected(text.error());
-        }
-        auto file = formats::parse_environment_yaml(*text, path);
+        auto file = formats::parse_environment_yaml(text, path);
         if (!file)
         {
             return util::unexpected(file.error());
@@ -85,6 +81,21 @@ namespace envcheck::cli
                                         diagnostic.position.column },
                   diagnostic.fix));
             }
+        }
+        return file;
+    }
+
+    auto load_environment_file(const std::string& path) -> util::Result<LoadedEnvironmentFile>
+    {
+        auto text = read_input(path);
+        if (!text)
+        {
+            return util::unexpected(text.error());
+        }
+        auto file = parse_environment_text(*text, path);
+        if (!file)
+        {
+            return util::unexpected(file.error());
         }
         return LoadedEnvironmentFile{ path, util::Sha256::hex_of(*text), std::move(*file) };
     }

@@ -44,6 +44,11 @@ namespace envcheck::cli
         formats::EnvironmentFile file;
     };
 
+    // Parses environment-file text; one that loads with error diagnostics fails
+    // (ErrorKind::parse) with the first of them.
+    [[nodiscard]] auto parse_environment_text(const std::string& text, const std::string& path)
+      -> util::Result<formats::EnvironmentFile>;
+
     // Reads and parses an environment file; one that loads with error diagnostics fails
     // (ErrorKind::parse) with the first of them.
     [[nodiscard]] auto load_environment_file(const std::string& path)

@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "checks/diff.hpp"
+#include "cli/cmd_check.hpp"
 #include "cli/command.hpp"
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
@@ -58,21 +59,10 @@ namespace envcheck::cli
                 }
                 return LoadedSet{ checks::package_set_from(*lock), true };
             }
-            auto file = formats::parse_environment_yaml(*text, path);
+            auto file = parse_environment_text(*text, path);
             if (!file)
             {
                 return util::unexpected(file.error());
-            }
-            for (const auto& diagnostic : file->diagnostics)
-            {
-                if (diagnostic.severity == formats::severity_error)
-                {
-                    return util::unexpected(util::make_error(
-                      util::ErrorKind::parse, diagnostic.message + " [" + diagnostic.rule + "]",
-                      util::SourceLocation{path, diagnostic.position.line,
-                                           diagnostic.position.column},
-                      diagnostic.fix));
-                }
             }
             return LoadedSet{ checks::package_set_from(*file), false };
         }

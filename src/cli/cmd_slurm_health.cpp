@@ -7,6 +7,7 @@
 // Exit codes: 0 the checks pass; 1 a check failed (a Prolog's non-zero exit makes Slurm drain
 // the node and requeue the job); 2 bad usage, an unreadable lock or prefix, or scontrol that
 // cannot be run.
+#include <algorithm>
 #include <chrono>
 #include <iostream>
 #include <memory>

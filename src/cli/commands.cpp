@@ -8,7 +8,7 @@ namespace envcheck::cli
 {
     namespace
     {
-        constexpr std::array<Command, 8> table{{
+        constexpr std::array<Command, 9> table{{
             {"lint", "Check environment.yml files: syntax, conflicts, reproducibility, CUDA stack", setup_lint},
             {"diff", "Compare two environment files: packages added, removed, re-pinned; risky changes", setup_diff},
             {"smoke", "Run the GPU probe kernels (hello, matmul, bank conflicts, overlap, bandwidth)", setup_smoke},
@@ -17,6 +17,7 @@ namespace envcheck::cli
             {"lock", "Write the lock of an installed environment: packages, machine, performance baselines", setup_lock},
             {"check", "Check an installed environment against its environment file and lock (--deep: every file)", setup_check},
             {"export", "Export a lock or an environment as @EXPLICIT, a pinned environment.yml or requirements.txt", setup_export},
+            {"slurm-health", "Slurm HealthCheckProgram/Prolog: drain a node whose checks fail, resume it when they pass", setup_slurm_health},
         }};
     }
 

@@ -15,6 +15,7 @@ namespace envcheck::cli
     auto setup_doctor(CLI::App& app) -> Run;
     auto setup_lint(CLI::App& app) -> Run;
     auto setup_diff(CLI::App& app) -> Run;
+    auto setup_slurm_health(CLI::App& app) -> Run;
 }
 
 #endif

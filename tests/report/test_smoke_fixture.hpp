@@ -2,34 +2,18 @@
 #ifndef ENVCHECK_TESTS_REPORT_TEST_SMOKE_FIXTURE_HPP
 #define ENVCHECK_TESTS_REPORT_TEST_SMOKE_FIXTURE_HPP
 
-#include <cstdlib>
-#include <fstream>
 #include <limits>
-#include <sstream>
 #include <string>
 
 #include "model/smoke.hpp"
 #include "tests/catch.hpp"
+#include "tests/golden.hpp"
 
 namespace envcheck::tests
 {
-    // tests/golden.hpp's check_golden, under a name of its own: test_report also links
-    // tests/report/golden.hpp, which defines an inline check_golden with the same signature and
-    // another directory, and the linker keeps only one of the two.
     inline void check_smoke_golden(const std::string& name, const std::string& actual)
     {
-        const std::string path = std::string(ENVCHECK_TEST_DATA_DIR) + "/golden/smoke/" + name;
-        const char* update = std::getenv("ENVCHECK_UPDATE_GOLDEN");
-        if (update != nullptr && std::string(update) == "1")
-        {
-            std::ofstream(path, std::ios::binary) << actual;
-        }
-        std::ifstream in(path, std::ios::binary);
-        INFO("golden file " << path << " (ENVCHECK_UPDATE_GOLDEN=1 rewrites it)");
-        REQUIRE(in.good());
-        std::stringstream expected;
-        expected << in.rdbuf();
-        CHECK(actual == expected.str());
+        check_golden("smoke/" + name, actual);
     }
 
     inline auto sample_device() -> model::GpuDevice
