@@ -222,7 +222,12 @@ namespace envcheck::specs
             else if (const auto name = alias_name(trimmed))
             {
                 channel.m_name = std::string(*name);
-                channel.m_display = channel.m_name;
+                // Written as the short name only when that name reads back as this channel: a
+                // name with glob or regex characters, or ending in a subdir, would not.
+                if (name->find_first_of("*^$:") == std::string_view::npos && !split_subdir(*name).subdir)
+                {
+                    channel.m_display = channel.m_name;
+                }
             }
             else
             {

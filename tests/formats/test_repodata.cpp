@@ -253,9 +253,11 @@ namespace
                     ++expected;
                     const std::string name = entry.at("name").get<std::string>();
                     const auto found = index->records(name);
+                    // A named copy: clang 14 cannot capture a structured binding in a lambda.
+                    const std::string& record_file = filename;
                     const auto match =
                       std::find_if(found.begin(), found.end(),
-                                   [&](const RepodataRecord& r) { return r.fn == filename; });
+                                   [&](const RepodataRecord& r) { return r.fn == record_file; });
                     REQUIRE(match != found.end());
                     CHECK(match->version == entry.at("version").get<std::string>());
                     CHECK(match->build == entry.at("build").get<std::string>());

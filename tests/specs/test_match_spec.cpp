@@ -214,7 +214,9 @@ namespace
                "numpy[version='>=1.8,<2|1.9',build=py*,build_number=3]",
                "pkg[track_features='mkl avx']", "*[md5=0123456789abcdef0123456789abcdef]",
                "numpy!=1.10.*", "cuda-version >=12,<13", "foo[license=MIT,license_family=mit]",
-               "foo[channel=conda-forge/osx-arm64]" })
+               "foo[channel=conda-forge/osx-arm64]",
+               // A URL under the alias whose short name would read back as a glob (fuzzer find).
+               "https://conda.anaconda.org/conda-forge/linux-32/nu*)::mpy" })
         {
             CAPTURE(text);
             const MatchSpec parsed = spec(text);

@@ -1,0 +1,116 @@
+"""The pre-commit hooks in .pre-commit-hooks.yaml, run for real by pre-commit (`pre-commit
+try-repo` on this source tree, as a repository that lists envcheck in its
+.pre-commit-config.yaml would): a clean environment file passes, a broken one fails the commit
+with envcheck's file:line:column diagnostics, --strict turns unpinned packages into errors, and
+the hooks' `files` pattern picks environment files and leaves other YAML alone.
+
+Skipped with the reason when pre-commit is not installed (.ci/setup installs it).
+"""
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+
+import pytest
+import yaml
+
+ENVCHECK = pathlib.Path(os.environ["ENVCHECK"]).resolve()
+SOURCE_DIR = pathlib.Path(os.environ["ENVCHECK_SOURCE_DIR"])
+HOOKS = yaml.safe_load((SOURCE_DIR / ".pre-commit-hooks.yaml").read_text())
+PRE_COMMIT = shutil.which("pre-commit")
+# CI sets ENVCHECK_REQUIRE_FLEET_TOOLS=1: there a missing pre-commit is a failure, not a skip.
+if PRE_COMMIT is None and os.environ.get("ENVCHECK_REQUIRE_FLEET_TOOLS") == "1":
+    pytest.fail("pre-commit is required here", pytrace=False)
+
+CLEAN = """name: train
+channels: [conda-forge, nodefaults]
+dependencies:
+  - python=3.11
+  - numpy=2.1
+"""
+CONFLICT = """name: train
+channels: [conda-forge, nodefaults]
+dependencies:
+  - python=3.11
+  - numpy>=2
+  - numpy<1.26
+"""
+UNPINNED = """name: train
+channels: [conda-forge, nodefaults]
+dependencies:
+  - python=3.11
+  - numpy
+"""
+
+
+def hook(hook_id):
+    return next(entry for entry in HOOKS if entry["id"] == hook_id)
+
+
+@pytest.mark.parametrize("path, picked", [
+    ("environment.yml", True),
+    ("environment-gpu.yaml", True),
+    ("envs/environment.yml", True),
+    ("ci/conda-linux.yml", True),
+    ("env.yml", True),
+    ("docs/mkdocs.yml", False),
+    (".github/workflows/ci.yml", False),
+    ("environment.yml.bak", False),
+    ("my-environment.txt", False),
+])
+def test_files_pattern_picks_environment_files(path, picked):
+    for hook_id in ("envcheck-lint", "envcheck-lint-strict"):
+        assert bool(re.search(hook(hook_id)["files"], path)) == picked, (hook_id, path)
+
+
+def test_hooks_run_envcheck_lint():
+    assert hook("envcheck-lint")["entry"] == "envcheck lint"
+    assert hook("envcheck-lint-strict")["entry"] == "envcheck lint --strict"
+    for entry in HOOKS:
+        assert entry["language"] == "system"
+
+
+@pytest.fixture
+def repository(tmp_path):
+    if PRE_COMMIT is None:
+        pytest.skip("pre-commit is not installed; .ci/setup installs it")
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    return repo
+
+
+def try_repo(repo, hook_id, *files):
+    environment = dict(os.environ, PATH=f"{ENVCHECK.parent}:{os.environ['PATH']}",
+                       PRE_COMMIT_HOME=str(repo.parent / "pre-commit-home"),
+                       GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.com",
+                       GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.com")
+    subprocess.run(["git", "add", *files], cwd=repo, check=True)
+    return subprocess.run([PRE_COMMIT, "try-repo", str(SOURCE_DIR), hook_id, "--files", *files],
+                          cwd=repo, env=environment, capture_output=True, text=True, timeout=300)
+
+
+def test_clean_environment_file_passes(repository):
+    (repository / "environment.yml").write_text(CLEAN)
+    result = try_repo(repository, "envcheck-lint", "environment.yml")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert re.search(r"envcheck lint\.+Passed", result.stdout)
+
+
+def test_contradiction_fails_the_commit_with_its_position(repository):
+    (repository / "environment.yml").write_text(CONFLICT)
+    result = try_repo(repository, "envcheck-lint", "environment.yml")
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert re.search(r"envcheck lint\.+Failed", result.stdout)
+    assert re.search(r"environment\.yml:\d+:\d+: error \[conflict\.unsatisfiable\]", result.stdout)
+
+
+def test_strict_hook_makes_unpinned_packages_errors(repository):
+    (repository / "environment.yml").write_text(UNPINNED)
+    relaxed = try_repo(repository, "envcheck-lint", "environment.yml")
+    assert relaxed.returncode == 0, relaxed.stdout + relaxed.stderr
+    assert "warning [repro.unpinned]" in relaxed.stdout
+    strict = try_repo(repository, "envcheck-lint-strict", "environment.yml")
+    assert strict.returncode == 1, strict.stdout + strict.stderr
+    assert "error [repro.unpinned]" in strict.stdout
