@@ -151,6 +151,10 @@ namespace envcheck::cli
         if (const auto format = report::parse_lint_format(options.format.name))
         {
             rendered = report::render_lint(lint_report, *format, ENVCHECK_VERSION);
+            if (*format == report::LintFormat::github)
+            {
+                append_github_job_summary({ report::to_check_run(lint_report) });
+            }
         }
         else
         {

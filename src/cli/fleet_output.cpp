@@ -88,6 +88,14 @@ namespace envcheck::cli
         return features;
     }
 
+    void append_github_job_summary(const std::vector<model::CheckRun>& runs)
+    {
+        if (const char* summary = std::getenv("GITHUB_STEP_SUMMARY"); summary != nullptr && *summary != '\0')
+        {
+            std::ofstream(summary, std::ios::app) << report::render_markdown(runs);
+        }
+    }
+
     auto render_fleet_report(std::string_view format, const std::vector<model::CheckRun>& runs,
                              const report::NodeFeatures& features, std::int64_t expiry_seconds) -> std::string
     {
@@ -105,10 +113,7 @@ namespace envcheck::cli
         }
         if (format == "github")
         {
-            if (const char* summary = std::getenv("GITHUB_STEP_SUMMARY"); summary != nullptr && *summary != '\0')
-            {
-                std::ofstream(summary, std::ios::app) << report::render_markdown(runs);
-            }
+            append_github_job_summary(runs);
             return report::render_github_annotations(runs);
         }
         return report::render_markdown(runs);

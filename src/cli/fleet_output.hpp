@@ -49,6 +49,10 @@ namespace envcheck::cli
     // What a node advertises (driver, CUDA, compute capability, GPUs) from the probe.
     [[nodiscard]] auto node_features_from(const model::MachineFacts& facts) -> report::NodeFeatures;
 
+    // Appends the markdown summary of `runs` to the file $GITHUB_STEP_SUMMARY names, when it is
+    // set (GitHub Actions shows it on the run's page).
+    void append_github_job_summary(const std::vector<model::CheckRun>& runs);
+
     // The report in a fleet format. For github, the markdown summary is also appended to the
     // file $GITHUB_STEP_SUMMARY names, when it is set.
     [[nodiscard]] auto render_fleet_report(std::string_view format, const std::vector<model::CheckRun>& runs,

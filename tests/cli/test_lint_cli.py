@@ -127,3 +127,21 @@ def test_every_reported_rule_is_listed():
         report = json.loads(run("lint", "--format", "json", path.relative_to(SOURCE_DIR)).stdout)
         for diagnostic in report["files"][0]["diagnostics"]:
             assert diagnostic["rule"] in ids
+
+
+def test_github_format_annotates_and_writes_the_job_summary(tmp_path):
+    """In GitHub Actions: one annotation per finding on stdout, and the markdown summary
+    appended to the file $GITHUB_STEP_SUMMARY names (other steps' summaries are kept)."""
+    require_binary()
+    summary = tmp_path / "step_summary.md"
+    summary.write_text("earlier step\n")
+    result = subprocess.run([ENVCHECK, "lint", "--format", "github", "envs/broken/conflicts.yml"],
+                            cwd=SOURCE_DIR, capture_output=True, text=True, timeout=60,
+                            env={"GITHUB_STEP_SUMMARY": str(summary), "PATH": "/usr/bin:/bin"})
+    assert result.returncode == 1, result.stderr
+    assert result.stdout.startswith("::warning file=envs/broken/conflicts.yml,line=10,col=5,")
+    assert "::error file=envs/broken/conflicts.yml,line=10,col=10,title=[conflict.unsatisfiable]::" \
+        in result.stdout
+    text = summary.read_text()
+    assert text.startswith("earlier step\n")
+    assert "conflict.unsatisfiable" in text and "|" in text

@@ -81,13 +81,15 @@ def repository(tmp_path):
     return repo
 
 
-def try_repo(repo, hook_id, *files):
+def try_repo(repo, hook_id, *files, verbose=False):
     environment = dict(os.environ, PATH=f"{ENVCHECK.parent}:{os.environ['PATH']}",
                        PRE_COMMIT_HOME=str(repo.parent / "pre-commit-home"),
                        GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.com",
                        GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.com")
     subprocess.run(["git", "add", *files], cwd=repo, check=True)
-    return subprocess.run([PRE_COMMIT, "try-repo", str(SOURCE_DIR), hook_id, "--files", *files],
+    options = ["--verbose"] if verbose else []  # pre-commit hides a passing hook's output
+    return subprocess.run([PRE_COMMIT, "try-repo", str(SOURCE_DIR), hook_id, *options, "--files",
+                           *files],
                           cwd=repo, env=environment, capture_output=True, text=True, timeout=300)
 
 
@@ -108,7 +110,7 @@ def test_contradiction_fails_the_commit_with_its_position(repository):
 
 def test_strict_hook_makes_unpinned_packages_errors(repository):
     (repository / "environment.yml").write_text(UNPINNED)
-    relaxed = try_repo(repository, "envcheck-lint", "environment.yml")
+    relaxed = try_repo(repository, "envcheck-lint", "environment.yml", verbose=True)
     assert relaxed.returncode == 0, relaxed.stdout + relaxed.stderr
     assert "warning [repro.unpinned]" in relaxed.stdout
     strict = try_repo(repository, "envcheck-lint-strict", "environment.yml")

@@ -1,93 +1,128 @@
 #!/usr/bin/env bash
-# The one script for the GPU machine: builds envcheck with CUDA (sm_90 only, to save build time),
-# runs the GPU tests and the gpu module's CPU tests, the end-to-end smoke test, the benchmarks,
-# `envcheck smoke` in every form and 10 quick runs for the spread, then compute-sanitizer on the
-# kernel tests. Everything goes under $OUT (at most 8 files come back); a short table is printed
-# last. Run from anywhere: tests/device/run.sh
+# The one script for the GPU machine (Ubuntu 24.04: yaml-cpp 0.8, CLI11 2.4, Catch2 3.4, CMake 4
+# and ninja in /opt/torch/.venv/bin; one H200). Builds everything with CUDA (SASS for sm_90 only,
+# to keep the build short), then, each step bounded and logged under $OUT:
+#   build.log      toolchain, configure, build, our warnings, kernel resource usage
+#   tests.log      every C++ test binary (the hidden [.gpu] cases too) and tests/gpu/test_smoke.py
+#   machine.txt    probe, doctor (machine alone and with the torch venv), nfd/prometheus outputs
+#   smoke.txt      smoke --quick and --full, wall time of each
+#   lock.txt       lock of /opt/torch/.venv with GPU baselines; check --lock timed with and without
+#                  the GPU part; performance as locked; slurm-health --prolog on a healthy node
+#   bench.log      bench_gpu (kernels vs cuBLAS and cudaMemcpy) when ENVCHECK_DEVICE_BENCH=1
+# The last lines printed are a summary. Run from the repository root: tests/device/run.sh
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-/tmp/envcheck-device-out}
 BUILD=${BUILD:-/tmp/envcheck-device-build}
+PREFIX=/opt/torch/.venv
 mkdir -p "$OUT"
-CMAKE=/opt/torch/.venv/bin/cmake
-[ -x "$CMAKE" ] || CMAKE=cmake
-PYTHON=python3
-export PYTHONUNBUFFERED=1
+export PATH=/opt/torch/.venv/bin:$PATH PYTHONUNBUFFERED=1
+BENCH=${ENVCHECK_DEVICE_BENCH:-0}
 started=$(date +%s)
+since() { awk -v start="$1" -v now="$EPOCHREALTIME" 'BEGIN { printf "%.3f", now - start }'; }
 step() { echo "== [$(( $(date +%s) - started )) s] $*"; }
+E="$BUILD/envcheck"
 
-step "machine" | tee "$OUT/build.log"
+step "machine and build" | tee "$OUT/build.log"
 {
-    nvidia-smi --query-gpu=name,driver_version,pcie.link.gen.current,pcie.link.gen.max,pcie.link.width.current,pcie.link.width.max,clocks.sm,clocks.max.sm,clocks_event_reasons.active,persistence_mode,compute_mode --format=csv
-    nvcc --version | tail -1; g++ --version | head -1; "$CMAKE" --version | head -1; nproc
+    nvidia-smi --query-gpu=name,driver_version,pcie.link.gen.current,pcie.link.width.current,clocks.sm,clocks.max.sm,persistence_mode,compute_mode --format=csv
+    nvcc --version | tail -1; g++ --version | head -1; cmake --version | head -1; nproc
     dpkg -l 2>/dev/null | grep -E "yaml-cpp|cli11|catch2|nlohmann|libcurl.*-dev" | awk '{print $2, $3}'
 } >> "$OUT/build.log" 2>&1
-
-step "configure and build" | tee -a "$OUT/build.log"
-"$CMAKE" -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DENVCHECK_CUDA=ON \
-    -DCMAKE_CUDA_ARCHITECTURES=90 >> "$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
-# Mine first, so that another module's half-finished code cannot keep them from building.
-for target in test_gpu bench_gpu test_model test_checks test_report envcheck; do
-    "$CMAKE" --build "$BUILD" --target "$target" -j "$(nproc)" >> "$OUT/build.log" 2>&1 \
-        || echo "BUILD FAILED: $target" | tee -a "$OUT/build.log"
-done
-grep -E "warning" "$OUT/build.log" | grep -E "src/(gpu|model/smoke|checks/perf|report/smoke|cli/cmd_smoke)|kernels/|tests/(gpu|bench)" \
-    | sort -u | head -20 | sed 's/^/OUR WARNING: /' | tee -a "$OUT/build.log"
-cuobjdump --dump-resource-usage "$BUILD/kernels/libenvcheck_kernels.a" 2>&1 | grep -E "Function|REG" \
-    | paste - - | sed -E 's/.*Function ([^ :]+).*REG:([0-9]+) STACK:([0-9]+) SHARED:([0-9]+) LOCAL:([0-9]+).*/\1 reg=\2 stack=\3 shared=\4 local=\5/' \
-    | c++filt | cut -c1-160 >> "$OUT/build.log" 2>&1
-# What the matmul and copy kernels compile to: 16-byte shared/global accesses, FFMA count,
-# local-memory traffic (LDL/STL would mean a register array spilled).
-cuobjdump -sass "$BUILD/kernels/libenvcheck_kernels.a" 2>/dev/null | awk '
-    /Function :/ { name = $3; next }
-    name ~ /matmul|copy_kernel/ && /\/\*[0-9a-f]+\*\// {
-        n[name]++
-        if (/FFMA/) ffma[name]++
-        if (/LDS\.128/) lds128[name]++; else if (/LDS/) lds[name]++
-        if (/LDG[A-Z.0-9]*\.128/) ldg128[name]++
-        if (/STG[A-Z.0-9]*\.128/) stg128[name]++
-        if (/LDL|STL/) local[name]++
-    }
-    END { for (f in n) printf "SASS %s instr=%d FFMA=%d LDS.128=%d LDS=%d LDG.128=%d STG.128=%d LDL/STL=%d\n",
-          f, n[f], ffma[f], lds128[f], lds[f], ldg128[f], stg128[f], local[f] }' \
-    | c++filt | sed -E 's/\((float const\*, float const\*, float\*, int, int, int|uint4 const\*, uint4\*, unsigned long, unsigned char const\*, unsigned char\*, unsigned long)\)//; s/envcheck::kernels::\(anonymous namespace\):://g; s/\((Layout|Hint)\)/\1=/g' \
-    | tee -a "$OUT/build.log"
+bench_flag=OFF
+[ "$BENCH" = 1 ] && bench_flag=ON
+if ! { cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DENVCHECK_CUDA=ON \
+        -DENVCHECK_BENCH="$bench_flag" -DCMAKE_CUDA_ARCHITECTURES=90 \
+        && cmake --build "$BUILD" -j "$(nproc)"; } >> "$OUT/build.log" 2>&1; then
+    grep -E "error|FAILED" "$OUT/build.log" | head -30
+    exit 1
+fi
+grep -E "warning:" "$OUT/build.log" | sort -u | head -20 | sed 's/^/WARNING: /' | tee -a "$OUT/build.log"
+"$E" --version | tee -a "$OUT/build.log"
 
 step "tests" | tee "$OUT/tests.log"
 {
-    timeout 300 "$BUILD/tests/test_gpu" "[.gpu]" 2>&1 | tail -40
-    "$BUILD/tests/test_gpu" 2>&1 | tail -3
-    "$BUILD/tests/test_model" "[SmokeMode],[SmokeReport],[GpuDevice],[PerfBaseline]" 2>&1 | tail -3
-    "$BUILD/tests/test_checks" "[PerfTolerance],[PerfComparison]" 2>&1 | tail -3
-    "$BUILD/tests/test_report" "[smoke],[PerfBaseline]" 2>&1 | tail -3
-    ENVCHECK="$BUILD/envcheck" ENVCHECK_SOURCE_DIR="$PWD" ENVCHECK_SHARED_DIR=/nonexistent \
-        $PYTHON -m pytest -q -p no:cacheprovider tests/gpu/test_smoke.py 2>&1 | tail -15
+    for binary in "$BUILD"/tests/test_*; do
+        [ -x "$binary" ] || continue
+        echo "---- $(basename "$binary")"
+        timeout 300 "$binary" 2>&1 | tail -4
+    done
+    echo "---- test_gpu [.gpu]"
+    timeout 300 "$BUILD/tests/test_gpu" "[.gpu]" 2>&1 | tail -6
+    echo "---- tests/gpu/test_smoke.py"
+    ENVCHECK="$E" ENVCHECK_SOURCE_DIR="$PWD" ENVCHECK_SHARED_DIR=/nonexistent \
+        timeout 200 python3 -m pytest -q -p no:cacheprovider tests/gpu/test_smoke.py 2>&1 | tail -6
 } >> "$OUT/tests.log" 2>&1
-grep -E "passed|failed|FAILED|error" "$OUT/tests.log" | head -20
 
-step "benchmarks" | tee "$OUT/bench.log"
-timeout 240 "$BUILD/bench/bench_gpu" "$OUT/bench_gpu.json" >> "$OUT/bench.log" 2>&1 || echo "bench_gpu failed" | tee -a "$OUT/bench.log"
+step "probe and doctor" | tee "$OUT/machine.txt"
+run() { # run NAME ARGS...: stdout+stderr to $OUT/NAME, exit code and wall time to machine.txt
+    local name=$1; shift
+    local t0=$EPOCHREALTIME
+    "$E" "$@" > "$OUT/$name" 2>&1
+    local rc=$?
+    printf '%s -> exit %d (%.2f s)\n' "envcheck $*" "$rc" "$(since "$t0")" >> "$OUT/machine.txt"
+}
+run probe.txt probe
+run probe.json probe --format json
+run doctor-machine.txt doctor
+run doctor-torch.txt doctor --prefix "$PREFIX"
+run doctor-torch.json doctor --prefix "$PREFIX" --format json
+run doctor.prom doctor --format prometheus
+run doctor.nfd doctor --format nfd --expiry 1800
+for file in probe.txt doctor-torch.txt doctor.nfd; do echo "---- $file"; cat "$OUT/$file"; done >> "$OUT/machine.txt"
 
 step "smoke" | tee "$OUT/smoke.txt"
-{
-    for mode in --quick --full; do
-        echo "---- envcheck smoke $mode"; TIMEFORMAT="wall %R s"; time "$BUILD/envcheck" smoke $mode; echo "exit $?"
-    done
-    echo "---- envcheck smoke --quick --format json"; "$BUILD/envcheck" smoke --quick --format json; echo "exit $?"
-} >> "$OUT/smoke.txt" 2>&1
-"$BUILD/envcheck" smoke --full --format json > "$OUT/smoke_full.json" 2>&1
-$PYTHON tests/bench/bench_gpu_smoke.py "$BUILD/envcheck" 10 "$OUT/smoke_runs.json" >> "$OUT/bench.log" 2>&1
+for mode in --quick --full; do
+    t0=$EPOCHREALTIME
+    "$E" smoke $mode >> "$OUT/smoke.txt" 2>&1
+    rc=$?
+    printf 'smoke %s -> exit %d, wall %.2f s\n' "$mode" "$rc" "$(since "$t0")" >> "$OUT/smoke.txt"
+done
+"$E" smoke --quick --format json > "$OUT/smoke.json" 2>&1
 
-step "compute-sanitizer" | tee "$OUT/sanitizer.log"
+step "lock and check" | tee "$OUT/lock.txt"
 {
-    for tool in memcheck racecheck synccheck initcheck; do
-        echo "---- $tool"
-        timeout 90 compute-sanitizer --tool "$tool" "$BUILD/tests/test_gpu" "[.gpu][sanitize]" 2>&1 | tail -6
+    lock="$OUT/torch.lock.json"
+    "$E" lock --prefix "$PREFIX" --output "$lock"; echo "lock -> exit $?"
+    python3 -c "import json,sys; l=json.load(open(sys.argv[1])); print('machine:', json.dumps(l['machine'])); print('baselines:', [(b['device_name'], len(b['metrics'])) for b in (l['performance'] or [])])" "$lock"
+    "$E" check --prefix "$PREFIX" --lock "$lock"; echo "check -> exit $?"
+    for variant in "" "--no-gpu"; do
+        for run_number in 1 2 3 4 5; do
+            t0=$EPOCHREALTIME
+            "$E" check --prefix "$PREFIX" --lock "$lock" $variant > /dev/null 2>&1
+            rc=$?
+            printf 'check --lock %s run %d -> exit %d, wall %.3f s\n' "$variant" "$run_number" "$rc" "$(since "$t0")"
+        done
     done
-} >> "$OUT/sanitizer.log" 2>&1
+    # Performance as locked: the same lock with every baseline made 2x better than measured
+    # must fail on perf.* with the measured and locked values named.
+    python3 - "$lock" "$OUT/inflated.lock.json" <<'PY'
+import json, sys
+lock = json.load(open(sys.argv[1]))
+for baseline in lock["performance"] or []:
+    for metric in baseline["metrics"]:
+        if metric["value"] is None or metric["direction"] == "informational":
+            continue
+        if metric["direction"] == "higher_is_better":
+            metric["value"] = metric["value"] * 2
+        else:
+            metric["value"] = metric["value"] / 2
+json.dump(lock, open(sys.argv[2], "w"))
+PY
+    "$E" check --prefix "$PREFIX" --lock "$OUT/inflated.lock.json" | grep -vE "^  (ok|pass) " | head -30
+    echo "check against inflated baselines -> exit ${PIPESTATUS[0]}"
+    # A Prolog on a healthy node: the doctor's walk passes, scontrol is never asked.
+    "$E" slurm-health --prolog --node "$(hostname -s)" --scontrol /nonexistent/scontrol; echo "slurm-health --prolog -> exit $?"
+} >> "$OUT/lock.txt" 2>&1
+
+if [ "$BENCH" = 1 ]; then
+    step "benchmarks" | tee "$OUT/bench.log"
+    timeout 240 "$BUILD/bench/bench_gpu" "$OUT/bench_gpu.json" >> "$OUT/bench.log" 2>&1
+fi
 
 step "summary"
-grep -E "^SASS" "$OUT/build.log" | grep -E "matmul|copy" | cut -c1-150
-grep -vE "^== \[" "$OUT/bench.log" | tail -40
-grep -E "^----|SUMMARY|passed|failed" "$OUT/sanitizer.log" | head -16
-grep -E "^(  )?(pass|fail|skip|error) |passed,|wall" "$OUT/smoke.txt" | head -30
+grep -E "^----|passed|failed|FAILED|test cases" "$OUT/tests.log" | head -60
+cat "$OUT/machine.txt" | head -12
+grep -E "verdict|first broken" "$OUT/doctor-torch.txt"
+grep -E "smoke --|matmul|bandwidth|overlap|bank" "$OUT/smoke.txt" | head -20
+grep -vE "^  (ok|pass) " "$OUT/lock.txt" | head -60
