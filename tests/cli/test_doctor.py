@@ -13,15 +13,17 @@ pci.nvidia-present fails and everything else is skipped, exit 1.
 import json
 import os
 import pathlib
-import shutil
 import subprocess
+import sys
 
 import jsonschema
 import pytest
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+from sysroots import copy_root as root  # noqa: E402
+
 ENVCHECK = os.environ["ENVCHECK"]
 SOURCE_DIR = pathlib.Path(os.environ["ENVCHECK_SOURCE_DIR"])
-ROOTS = SOURCE_DIR / "tests" / "data" / "roots"
 SCHEMA = json.loads((SOURCE_DIR / "schemas" / "doctor-report.schema.json").read_text())
 
 IDS = [
@@ -61,16 +63,6 @@ def doctor_json(*args, env=None):
 def statuses(report):
     return {check["id"]: check["status"] for check in report["checks"]}
 
-
-def root(tmp_path, scenario, node_mode=0o666):
-    target = tmp_path / scenario
-    shutil.copytree(ROOTS / scenario, target, symlinks=True)
-    dev = target / "dev"
-    if dev.is_dir():
-        for path in dev.rglob("*"):
-            if path.is_file():
-                path.chmod(node_mode)
-    return str(target)
 
 
 # The walk of a healthy H200 node under --root: what files can show passes, what needs a loaded

@@ -11,9 +11,12 @@ import re
 import shlex
 import shutil
 import subprocess
+import sys
 
-import pytest
 import yaml
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+from sysroots import copy_root  # noqa: E402
 
 ENVCHECK = os.environ["ENVCHECK"]
 SOURCE_DIR = pathlib.Path(os.environ["ENVCHECK_SOURCE_DIR"])
@@ -38,15 +41,6 @@ def envcheck_lines(script):
     return [shlex.split(line.strip()) for line in joined.splitlines()
             if line.strip().startswith("envcheck ")]
 
-
-def fixture_root(tmp_path, scenario):
-    """A copy of a sysroot fixture with its dev/ stand-ins at 0666 (git keeps no modes)."""
-    target = tmp_path / scenario
-    shutil.copytree(ROOTS / scenario, target, symlinks=True)
-    for path in (target / "dev").rglob("*"):
-        if path.is_file():
-            path.chmod(0o666)
-    return target
 
 
 def relocate(argv, host_dirs, tmp_path):
@@ -82,7 +76,7 @@ def test_daemonset_commands_write_an_nfd_feature_file_and_prom_files(tmp_path):
     (daemonset,) = manifest("daemonset.yaml")
     pod = daemonset["spec"]["template"]["spec"]
     mounts = [mount["mountPath"] for mount in pod["containers"][0]["volumeMounts"]]
-    root = fixture_root(tmp_path, "h200-ok")
+    root = copy_root(tmp_path, "h200-ok")
     written = {}
     for line in envcheck_lines(pod["containers"][0]["args"][0]):
         argv = relocate(line, mounts, tmp_path)

@@ -12,16 +12,18 @@ import os
 import pathlib
 import re
 import shutil
-import socket
 import subprocess
+import sys
 import time
 import urllib.request
 
 import pytest
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+from sysroots import copy_root as fixture_root, free_port  # noqa: E402
+
 ENVCHECK = os.environ["ENVCHECK"]
 SOURCE_DIR = pathlib.Path(os.environ["ENVCHECK_SOURCE_DIR"])
-ROOTS = SOURCE_DIR / "tests" / "data" / "roots"
 SEARCH_PATH = "/usr/sbin:/usr/bin:/sbin:/bin:" + os.environ.get("PATH", "")
 NODE_EXPORTER = shutil.which("prometheus-node-exporter", path=SEARCH_PATH) or shutil.which(
     "node_exporter", path=SEARCH_PATH)
@@ -59,19 +61,6 @@ def find(samples, name, **labels):
             if sample_name == name and all(sample_labels.get(k) == v for k, v in labels.items())]
 
 
-def fixture_root(tmp_path, scenario):
-    target = tmp_path / scenario
-    shutil.copytree(ROOTS / scenario, target, symlinks=True)
-    for path in (target / "dev").rglob("*"):
-        if path.is_file():
-            path.chmod(0o666)
-    return str(target)
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def promtool_accepts(text):

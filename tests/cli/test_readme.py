@@ -40,7 +40,7 @@ def test_console_example_prints_what_the_readme_shows(block):
     last_status = None
     for command, expected in steps(block):
         if command == "echo $?":
-            assert str(last_status) == expected.strip(), f"exit status of the command before"
+            assert str(last_status) == expected.strip(), "exit status of the command before"
             continue
         result = subprocess.run(["bash", "-c", command], cwd=SOURCE_DIR, env=environment,
                                 capture_output=True, text=True, timeout=120)

@@ -16,14 +16,17 @@ import pathlib
 import shutil
 import socket
 import subprocess
+import sys
 import time
 
 import jsonschema
 import pytest
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+from sysroots import copy_root as fixture_root, free_port  # noqa: E402
+
 ENVCHECK = os.environ["ENVCHECK"]
 SOURCE_DIR = pathlib.Path(os.environ["ENVCHECK_SOURCE_DIR"])
-ROOTS = SOURCE_DIR / "tests" / "data" / "roots"
 SCRIPTS = SOURCE_DIR / "envs" / "fleet" / "slurm"
 SCHEMA = json.loads((SOURCE_DIR / "schemas" / "slurm-health.schema.json").read_text())
 SEARCH_PATH = "/usr/sbin:/usr/bin:/sbin:/bin:" + os.environ.get("PATH", "")
@@ -48,21 +51,6 @@ NO_GPU_REASON = "envcheck: pci.nvidia-present: "
 ADMIN_REASON = "admin: replacing fan"
 
 
-def fixture_root(base, scenario):
-    """A copy of a sysroot fixture with its dev/ stand-ins at 0666 (git keeps no modes)."""
-    target = pathlib.Path(base) / scenario
-    if not target.exists():
-        shutil.copytree(ROOTS / scenario, target, symlinks=True)
-        for path in (target / "dev").rglob("*"):
-            if path.is_file():
-                path.chmod(0o666)
-    return str(target)
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def munge_works():
