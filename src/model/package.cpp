@@ -1,5 +1,6 @@
 #include "model/package.hpp"
 
+#include "pypi/name.hpp"
 #include "util/strings.hpp"
 
 namespace envcheck::model
@@ -24,30 +25,9 @@ namespace envcheck::model
 
     auto package_key(Manager manager, std::string_view name) -> std::string
     {
-        std::string key;
-        key.reserve(name.size() + 6);
-        key += manager == Manager::conda ? "conda:" : "pip:";
-        if (manager == Manager::conda)
-        {
-            key += util::to_lower(name);
-            return key;
-        }
-        bool in_separator_run = false;
-        for (const char c : name)
-        {
-            if (c == '-' || c == '_' || c == '.')
-            {
-                if (!in_separator_run)
-                {
-                    key += '-';
-                }
-                in_separator_run = true;
-                continue;
-            }
-            in_separator_run = false;
-            key += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-        }
-        return key;
+        // conda names compare case-insensitively; pip names by PEP 503 normalization.
+        return manager == Manager::conda ? "conda:" + util::to_lower(name)
+                                         : "pip:" + pypi::normalize_name(name);
     }
 
     auto package_key(const Package& package) -> std::string
