@@ -14,6 +14,7 @@
 #define ENVCHECK_SCAN_AVX2 1
 #endif
 
+#include "formats/json_escape.hpp"
 #include "util/strings.hpp"
 
 namespace envcheck::formats
@@ -23,23 +24,6 @@ namespace envcheck::formats
         auto is_json_space(char c) -> bool
         {
             return c == ' ' || c == '\n' || c == '\r' || c == '\t';
-        }
-
-        auto hex_value(char c) -> int
-        {
-            if (c >= '0' && c <= '9')
-            {
-                return c - '0';
-            }
-            if (c >= 'a' && c <= 'f')
-            {
-                return c - 'a' + 10;
-            }
-            if (c >= 'A' && c <= 'F')
-            {
-                return c - 'A' + 10;
-            }
-            return -1;
         }
 
         // Bit i of each mask is set when block[i] is that character (64 bytes); `info` when
@@ -176,31 +160,6 @@ namespace envcheck::formats
             return x;
         }
 
-        void append_utf8(std::string& out, unsigned code_point)
-        {
-            if (code_point < 0x80)
-            {
-                out += static_cast<char>(code_point);
-            }
-            else if (code_point < 0x800)
-            {
-                out += static_cast<char>(0xC0 | (code_point >> 6));
-                out += static_cast<char>(0x80 | (code_point & 0x3F));
-            }
-            else if (code_point < 0x10000)
-            {
-                out += static_cast<char>(0xE0 | (code_point >> 12));
-                out += static_cast<char>(0x80 | ((code_point >> 6) & 0x3F));
-                out += static_cast<char>(0x80 | (code_point & 0x3F));
-            }
-            else
-            {
-                out += static_cast<char>(0xF0 | (code_point >> 18));
-                out += static_cast<char>(0x80 | ((code_point >> 12) & 0x3F));
-                out += static_cast<char>(0x80 | ((code_point >> 6) & 0x3F));
-                out += static_cast<char>(0x80 | (code_point & 0x3F));
-            }
-        }
     }
 
     auto describe_character(std::string_view text, std::size_t offset) -> std::string
@@ -302,57 +261,6 @@ namespace envcheck::formats
         return fail_at(start, "unterminated string");
     }
 
-    auto JsonScanner::decode_unicode_escape(std::string& out) -> bool
-    {
-        const auto read_hex4 = [this](unsigned& value)
-        {
-            if (m_pos + 4 > m_text.size())
-            {
-                return false;
-            }
-            value = 0;
-            for (std::size_t i = 0; i < 4; ++i)
-            {
-                const int digit = hex_value(m_text[m_pos + i]);
-                if (digit < 0)
-                {
-                    return false;
-                }
-                value = value * 16 + static_cast<unsigned>(digit);
-            }
-            m_pos += 4;
-            return true;
-        };
-        const std::size_t escape_start = m_pos - 2;
-        unsigned code_point = 0;
-        if (!read_hex4(code_point))
-        {
-            return fail_at(escape_start, "\\u must be followed by four hex digits");
-        }
-        if (code_point >= 0xD800 && code_point <= 0xDBFF)
-        {
-            unsigned low = 0;
-            if (m_pos + 2 > m_text.size() || m_text[m_pos] != '\\' || m_text[m_pos + 1] != 'u')
-            {
-                return fail_at(escape_start,
-                               "a high surrogate \\u escape must be followed by a low one");
-            }
-            m_pos += 2;
-            if (!read_hex4(low) || low < 0xDC00 || low > 0xDFFF)
-            {
-                return fail_at(escape_start,
-                               "invalid low surrogate after a high surrogate \\u escape");
-            }
-            code_point = 0x10000 + ((code_point - 0xD800) << 10) + (low - 0xDC00);
-        }
-        else if (code_point >= 0xDC00 && code_point <= 0xDFFF)
-        {
-            return fail_at(escape_start, "a low surrogate \\u escape without a high one");
-        }
-        append_utf8(out, code_point);
-        return true;
-    }
-
     auto JsonScanner::read_string(std::string& out) -> bool
     {
         out.clear();
@@ -391,48 +299,12 @@ namespace envcheck::formats
                 return true;
             }
             // A backslash escape.
-            if (m_pos + 1 >= m_text.size())
+            const auto escape = decode_json_escape(m_text, m_pos, out);
+            if (!escape.error.empty())
             {
-                break;
+                return fail_at(m_pos, std::string(escape.error));
             }
-            const char kind = m_text[m_pos + 1];
-            m_pos += 2;
-            switch (kind)
-            {
-                case '"':
-                    out += '"';
-                    break;
-                case '\\':
-                    out += '\\';
-                    break;
-                case '/':
-                    out += '/';
-                    break;
-                case 'b':
-                    out += '\b';
-                    break;
-                case 'f':
-                    out += '\f';
-                    break;
-                case 'n':
-                    out += '\n';
-                    break;
-                case 'r':
-                    out += '\r';
-                    break;
-                case 't':
-                    out += '\t';
-                    break;
-                case 'u':
-                    if (!decode_unicode_escape(out))
-                    {
-                        return false;
-                    }
-                    break;
-                default:
-                    return fail_at(m_pos - 2,
-                                   std::string("invalid escape \\") + kind + " in a string");
-            }
+            m_pos = escape.end;
         }
         return fail_at(start, "unterminated string");
     }

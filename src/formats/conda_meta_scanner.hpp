@@ -67,8 +67,6 @@ namespace envcheck::formats
         auto skip_string() -> bool;
         auto skip_number() -> bool;
         auto skip_literal() -> bool;
-        // Appends the UTF-8 of the \uXXXX escape at m_pos (just after the backslash-u).
-        auto decode_unicode_escape(std::string& out) -> bool;
 
         std::string_view m_text;
         std::size_t m_pos = 0;

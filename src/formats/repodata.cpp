@@ -10,6 +10,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "formats/json_escape.hpp"
 #include "util/strings.hpp"
 
 namespace envcheck::formats
@@ -32,23 +33,6 @@ namespace envcheck::formats
             return c == ' ' || c == '\n' || c == '\r' || c == '\t';
         }
 
-        auto hex_value(char c) -> int
-        {
-            if (c >= '0' && c <= '9')
-            {
-                return c - '0';
-            }
-            if (c >= 'a' && c <= 'f')
-            {
-                return c - 'a' + 10;
-            }
-            if (c >= 'A' && c <= 'F')
-            {
-                return c - 'A' + 10;
-            }
-            return -1;
-        }
-
         // prefix + text + suffix, built by appending (g++ 12 warns falsely about operator+ here).
         auto concat(std::string_view prefix, std::string_view text, std::string_view suffix)
           -> std::string
@@ -59,31 +43,6 @@ namespace envcheck::formats
             return out;
         }
 
-        void append_utf8(std::string& out, std::uint32_t code_point)
-        {
-            if (code_point < 0x80)
-            {
-                out += static_cast<char>(code_point);
-            }
-            else if (code_point < 0x800)
-            {
-                out += static_cast<char>(0xC0 | (code_point >> 6));
-                out += static_cast<char>(0x80 | (code_point & 0x3F));
-            }
-            else if (code_point < 0x10000)
-            {
-                out += static_cast<char>(0xE0 | (code_point >> 12));
-                out += static_cast<char>(0x80 | ((code_point >> 6) & 0x3F));
-                out += static_cast<char>(0x80 | (code_point & 0x3F));
-            }
-            else
-            {
-                out += static_cast<char>(0xF0 | (code_point >> 18));
-                out += static_cast<char>(0x80 | ((code_point >> 12) & 0x3F));
-                out += static_cast<char>(0x80 | ((code_point >> 6) & 0x3F));
-                out += static_cast<char>(0x80 | (code_point & 0x3F));
-            }
-        }
     }
 
     auto package_name_of_filename(std::string_view filename) -> std::string_view
@@ -246,80 +205,12 @@ namespace envcheck::formats
                     out += c;
                     continue;
                 }
-                if (++i >= raw.size())
+                const auto escape = decode_json_escape(raw, i, out);
+                if (!escape.error.empty())
                 {
-                    return fail("bad escape in string");
+                    return fail(std::string(escape.error));
                 }
-                switch (raw[i])
-                {
-                    case '"':
-                        out += '"';
-                        break;
-                    case '\\':
-                        out += '\\';
-                        break;
-                    case '/':
-                        out += '/';
-                        break;
-                    case 'b':
-                        out += '\b';
-                        break;
-                    case 'f':
-                        out += '\f';
-                        break;
-                    case 'n':
-                        out += '\n';
-                        break;
-                    case 'r':
-                        out += '\r';
-                        break;
-                    case 't':
-                        out += '\t';
-                        break;
-                    case 'u':
-                    {
-                        std::uint32_t code_point = 0;
-                        if (!read_hex4(raw, i + 1, code_point))
-                        {
-                            return fail("bad \\u escape in string");
-                        }
-                        i += 4;
-                        if (code_point >= 0xD800 && code_point <= 0xDBFF && i + 2 < raw.size() &&
-                            raw[i + 1] == '\\' && raw[i + 2] == 'u')
-                        {
-                            std::uint32_t low = 0;
-                            if (read_hex4(raw, i + 3, low) && low >= 0xDC00 && low <= 0xDFFF)
-                            {
-                                code_point =
-                                  0x10000 + ((code_point - 0xD800) << 10) + (low - 0xDC00);
-                                i += 6;
-                            }
-                        }
-                        append_utf8(out, code_point);
-                        break;
-                    }
-                    default:
-                        return fail("bad escape in string");
-                }
-            }
-            return true;
-        }
-
-        static auto read_hex4(std::string_view raw, std::size_t at, std::uint32_t& value) -> bool
-        {
-            if (at + 4 > raw.size())
-            {
-                return false;
-            }
-            value = 0;
-            for (std::size_t k = 0; k < 4; ++k)
-            {
-                const int digit = hex_value(raw[at + k]);
-                if (digit < 0)
-                {
-                    return false;
-                }
-                value = (value << 4) | static_cast<std::uint32_t>(digit);
+                i = escape.end - 1;
             }
             return true;
         }
