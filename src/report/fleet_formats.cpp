@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "report/github_commands.hpp"
 #include "util/strings.hpp"
 #include "util/time_format.hpp"
 
@@ -265,53 +266,6 @@ namespace envcheck::report
                 line += ", " + std::to_string(counts.skipped) + " skipped";
             }
             return line + ")";
-        }
-
-        // Workflow-command escaping (actions/toolkit): data escapes % CR LF; properties also : ,
-        auto github_data(std::string_view text) -> std::string
-        {
-            std::string out;
-            for (const char c : text)
-            {
-                if (c == '%')
-                {
-                    out += "%25";
-                }
-                else if (c == '\r')
-                {
-                    out += "%0D";
-                }
-                else if (c == '\n')
-                {
-                    out += "%0A";
-                }
-                else
-                {
-                    out += c;
-                }
-            }
-            return out;
-        }
-
-        auto github_property(std::string_view text) -> std::string
-        {
-            std::string out;
-            for (const char c : github_data(text))
-            {
-                if (c == ':')
-                {
-                    out += "%3A";
-                }
-                else if (c == ',')
-                {
-                    out += "%2C";
-                }
-                else
-                {
-                    out += c;
-                }
-            }
-            return out;
         }
 
         auto nfd_name(std::string_view text) -> std::string

@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report/github_commands.hpp"
+
 namespace envcheck::report
 {
     namespace
@@ -54,51 +56,6 @@ namespace envcheck::report
                 uri += hex[byte & 0xFU];
             }
             return uri;
-        }
-
-        // GitHub workflow commands: data escapes %, CR and LF; properties also ':' and ','.
-        auto escape_data(std::string_view text) -> std::string
-        {
-            std::string out;
-            for (const char c : text)
-            {
-                switch (c)
-                {
-                    case '%':
-                        out += "%25";
-                        break;
-                    case '\r':
-                        out += "%0D";
-                        break;
-                    case '\n':
-                        out += "%0A";
-                        break;
-                    default:
-                        out += c;
-                }
-            }
-            return out;
-        }
-
-        auto escape_property(std::string_view text) -> std::string
-        {
-            std::string out;
-            for (const char c : escape_data(text))
-            {
-                if (c == ':')
-                {
-                    out += "%3A";
-                }
-                else if (c == ',')
-                {
-                    out += "%2C";
-                }
-                else
-                {
-                    out += c;
-                }
-            }
-            return out;
         }
 
         auto github_command(Severity severity) -> std::string_view
@@ -313,11 +270,11 @@ namespace envcheck::report
                     message += "\nfix: " + item.fix;
                 }
                 out += "::" + std::string(github_command(item.severity)) +
-                       " file=" + escape_property(file.path) +
+                       " file=" + github_property(file.path) +
                        ",line=" + std::to_string(item.line) +
                        ",col=" + std::to_string(item.column) +
-                       ",title=" + escape_property("[" + item.rule + "]") +
-                       "::" + escape_data(message) + "\n";
+                       ",title=" + github_property("[" + item.rule + "]") +
+                       "::" + github_data(message) + "\n";
             }
         }
         return out;
