@@ -101,19 +101,13 @@ namespace envcheck::formats
         auto read_conda_lock(std::string_view text, std::string_view file_name,
                              const LockSelection& selection) -> util::Result<model::Lock>
         {
-            auto loaded = lock_yaml::load(text, file_name);
+            auto loaded = lock_yaml::load_mapping(text, file_name, "a conda-lock file");
             if (!loaded)
             {
                 return util::unexpected(loaded.error());
             }
             const YAML::Node& root = *loaded;
             const util::SourceLocation file_location{ std::string(file_name), 0, 0 };
-            if (!root.IsMap())
-            {
-                return util::unexpected(lock_yaml::error(
-                  util::ErrorKind::parse, "not a conda-lock file: the top level is not a mapping",
-                  file_location));
-            }
             const std::string version = scalar(root, "version");
             if (version.empty())
             {

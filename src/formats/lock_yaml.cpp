@@ -21,6 +21,19 @@ namespace envcheck::formats::lock_yaml
         }
     }
 
+    auto load_mapping(std::string_view text, std::string_view file_name, std::string_view what)
+      -> util::Result<YAML::Node>
+    {
+        auto loaded = load(text, file_name);
+        if (loaded && !loaded->IsMap())
+        {
+            return util::unexpected(util::make_error(
+              util::ErrorKind::parse, "not " + std::string(what) + ": the top level is not a mapping",
+              util::SourceLocation{ std::string(file_name), 0, 0 }));
+        }
+        return loaded;
+    }
+
     auto child(const YAML::Node& map, const char* key) -> YAML::Node
     {
         if (!map.IsDefined() || !map.IsMap())

@@ -16,6 +16,11 @@ namespace envcheck::formats::lock_yaml
     [[nodiscard]] auto load(std::string_view text, std::string_view file_name)
       -> util::Result<YAML::Node>;
 
+    // As load, for formats whose top level is a mapping: anything else is "not <what>: the top
+    // level is not a mapping" (what: "a conda-lock file", "a pixi.lock").
+    [[nodiscard]] auto load_mapping(std::string_view text, std::string_view file_name,
+                                    std::string_view what) -> util::Result<YAML::Node>;
+
     // The value under `key` of a mapping, or a null node when `map` is not a mapping or has no
     // such key (yaml-cpp's own operator[] gives an "invalid" node that throws when inspected).
     [[nodiscard]] auto child(const YAML::Node& map, const char* key) -> YAML::Node;
