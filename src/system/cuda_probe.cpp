@@ -209,29 +209,15 @@ namespace envcheck::system
     {
         const auto child = run_in_child(
           [](const LineWriter& write_line) { return cuda_child(write_line); }, timeout);
-        model::CudaDriverFacts facts;
-        std::string step;
-        bool decoded = false;
-        for (const auto& line : child.lines)
-        {
-            if (auto name = decode_step(line); !name.empty())
-            {
-                step = std::move(name);
-                continue;
-            }
-            if (auto result = decode_cuda(line))
-            {
-                facts = std::move(result).value();
-                decoded = true;
-            }
-        }
+        auto report = read_child_report<model::CudaDriverFacts>(child.lines, decode_cuda);
+        model::CudaDriverFacts facts = report.findings.value_or(model::CudaDriverFacts{});
         facts.attempted = true;
-        if (!decoded)
+        if (!report.findings)
         {
             facts.failure.timed_out = child.timed_out;
-            facts.failure.step = step;
+            facts.failure.step = report.step;
             facts.failure.message = "the CUDA driver probe " + child.describe(timeout) +
-                                    (step.empty() ? "" : " in " + step);
+                                    (report.step.empty() ? "" : " in " + report.step);
         }
         return facts;
     }

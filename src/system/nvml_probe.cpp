@@ -402,30 +402,16 @@ namespace envcheck::system
         const auto child = run_in_child([&](const LineWriter& write_line)
                                         { return nvml_child(nodes_to_open, write_line); },
                                         timeout);
-        NvmlProbe probe;
-        std::string step;
-        bool decoded = false;
-        for (const auto& line : child.lines)
-        {
-            if (auto name = decode_step(line); !name.empty())
-            {
-                step = std::move(name);
-                continue;
-            }
-            if (auto result = decode_nvml(line))
-            {
-                probe = std::move(result).value();
-                decoded = true;
-            }
-        }
+        auto report = read_child_report<NvmlProbe>(child.lines, decode_nvml);
+        NvmlProbe probe = report.findings.value_or(NvmlProbe{});
         probe.facts.attempted = true;
         // A hang in nvmlShutdown, after the findings were written, costs nothing.
-        if (!decoded)
+        if (!report.findings)
         {
             probe.facts.failure.timed_out = child.timed_out;
-            probe.facts.failure.step = step;
-            probe.facts.failure.message =
-              "the NVML probe " + child.describe(timeout) + (step.empty() ? "" : " in " + step);
+            probe.facts.failure.step = report.step;
+            probe.facts.failure.message = "the NVML probe " + child.describe(timeout) +
+                                          (report.step.empty() ? "" : " in " + report.step);
         }
         return probe;
     }

@@ -4,6 +4,7 @@
 #ifndef ENVCHECK_SYSTEM_WIRE_HPP
 #define ENVCHECK_SYSTEM_WIRE_HPP
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,6 +41,34 @@ namespace envcheck::system
     [[nodiscard]] auto encode_step(std::string_view step) -> std::string;
     // The step of a step line; empty for other lines.
     [[nodiscard]] auto decode_step(std::string_view line) -> std::string;
+
+    // What a probing child wrote: the findings `decode` read from its last findings line, if
+    // any, and the last step it announced (where it was when it hung or died).
+    template<class Findings>
+    struct ChildReport
+    {
+        std::optional<Findings> findings;
+        std::string step;
+    };
+
+    template<class Findings, class Decode>
+    [[nodiscard]] auto read_child_report(const std::vector<std::string>& lines, Decode&& decode)
+      -> ChildReport<Findings>
+    {
+        ChildReport<Findings> report;
+        for (const auto& line : lines)
+        {
+            if (auto step = decode_step(line); !step.empty())
+            {
+                report.step = std::move(step);
+            }
+            else if (auto findings = decode(line))
+            {
+                report.findings = std::move(findings).value();
+            }
+        }
+        return report;
+    }
 }
 
 #endif
