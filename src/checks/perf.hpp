@@ -9,10 +9,12 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/check_result.hpp"
 #include "model/smoke.hpp"
+#include "util/result.hpp"
 
 namespace envcheck::checks
 {
@@ -48,6 +50,13 @@ namespace envcheck::checks
                                            const model::PerfContext& context,
                                            const PerfTolerance& tolerance)
         -> std::vector<PerfComparison>;
+
+    // Applies one `check --perf-tolerance` value: "15%" or "0.15" replaces the 10% of the default
+    // (a noisy metric still gets three times its spread); "bandwidth.h2d_pinned_gbps=5%" sets one
+    // metric's allowed drop exactly.
+    // A fraction must be above 0 and below 1 (a percentage above 0% and below 100%).
+    [[nodiscard]] auto apply_perf_tolerance(PerfTolerance& tolerance, std::string_view text)
+      -> util::Result<void>;
 
     // The machine facts that could explain a drop of `metric`, most decisive first.
     [[nodiscard]] auto likely_causes(const model::PerfContext& context,

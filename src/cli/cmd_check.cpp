@@ -179,6 +179,7 @@ namespace envcheck::cli
             bool no_gpu = false;
             bool verbose = false;
             unsigned jobs = 0;
+            std::vector<std::string> perf_tolerances;
             ReportFormatChoice format;
             std::string output;
         };
@@ -219,7 +220,8 @@ namespace envcheck::cli
 
         // "Performs as locked": a quick smoke run against every locked baseline.
         auto compare_performance(const std::vector<model::PerfBaseline>& baselines,
-                                 const MachineState& state) -> std::vector<model::CheckOutcome>
+                                 const MachineState& state, const checks::PerfTolerance& tolerance)
+          -> std::vector<model::CheckOutcome>
         {
             gpu::SmokeRequest request;
             request.mode = model::SmokeMode::quick;
@@ -255,8 +257,7 @@ namespace envcheck::cli
                     continue;
                 }
                 const auto comparisons = checks::compare_performance(
-                  baseline, *device, perf_context(state.facts, baseline.device_index),
-                  checks::PerfTolerance{});
+                  baseline, *device, perf_context(state.facts, baseline.device_index), tolerance);
                 auto device_outcomes =
                   checks::to_check_outcomes(comparisons, baseline.device_index);
                 outcomes.insert(outcomes.end(), device_outcomes.begin(), device_outcomes.end());
@@ -311,9 +312,51 @@ namespace envcheck::cli
             return inputs;
         }
 
+        auto parse_perf_tolerance(const CheckOptions& options)
+          -> util::Result<checks::PerfTolerance>
+        {
+            checks::PerfTolerance tolerance;
+            for (const auto& text : options.perf_tolerances)
+            {
+                if (auto applied = checks::apply_perf_tolerance(tolerance, text); !applied)
+                {
+                    return util::unexpected(applied.error());
+                }
+            }
+            return tolerance;
+        }
+
+        // Every metric --perf-tolerance names must be one the lock has a baseline for.
+        auto check_tolerance_keys(const checks::PerfTolerance& tolerance,
+                                  const std::vector<model::PerfBaseline>& baselines)
+          -> util::Result<void>
+        {
+            for (const auto& [key, value] : tolerance.per_metric)
+            {
+                const bool locked = std::any_of(
+                  baselines.begin(), baselines.end(), [&](const model::PerfBaseline& baseline) {
+                      return std::any_of(baseline.metrics.begin(), baseline.metrics.end(),
+                                         [&](const auto& metric) { return metric.key() == key; });
+                  });
+                if (!locked)
+                {
+                    return util::unexpected(util::make_error(
+                      util::ErrorKind::usage,
+                      "--perf-tolerance: the lock has no baseline for '" + key + "'", {},
+                      "name one of the lock's metrics (envcheck check --format json lists them)"));
+                }
+            }
+            return {};
+        }
+
         auto run_check(const CheckOptions& options) -> int
         {
             const RunClock clock;
+            const auto tolerance = parse_perf_tolerance(options);
+            if (!tolerance)
+            {
+                return report_error(tolerance.error());
+            }
             model::EnvironmentCheck check;
             check.deep = options.deep;
             std::optional<model::MachineFacts> probed_facts; // for the nfd features
@@ -363,6 +406,12 @@ namespace envcheck::cli
                     return report_error(parsed.error());
                 }
                 lock = std::move(*parsed);
+                if (auto known = check_tolerance_keys(
+                      *tolerance, lock->performance.value_or(std::vector<model::PerfBaseline>{}));
+                    !known)
+                {
+                    return report_error(known.error());
+                }
                 check.lock_file = inputs->lock;
                 check.lock_format = std::string(model::to_string(lock->format));
                 check.notes.insert(check.notes.end(), lock->notes.begin(), lock->notes.end());
@@ -427,7 +476,8 @@ namespace envcheck::cli
                     }
                     else
                     {
-                        check.performance = compare_performance(*lock->performance, state);
+                        check.performance =
+                          compare_performance(*lock->performance, state, *tolerance);
                     }
                 }
             }
@@ -497,6 +547,13 @@ namespace envcheck::cli
                      "Also verify every installed file against its package's sha256 and size");
         app.add_flag("--no-gpu", options->no_gpu,
                      "Do not probe the driver and GPUs or measure performance");
+        app
+          .add_option("--perf-tolerance", options->perf_tolerances,
+                      "How far a locked performance metric may drop: 15% (every metric; default "
+                      "10%, or 3x the locked spread when larger) or METRIC=5% for one, such as "
+                      "bandwidth.h2d_pinned_gbps=5% (repeatable)")
+          ->option_text("DROP|METRIC=DROP")
+          ->allow_extra_args(false);
         app.add_option("-j,--jobs", options->jobs,
                        "Threads for reading and hashing (default: one per core)");
         add_report_format_options(app, options->format, { "text", "json" });

@@ -1,3 +1,4 @@
+#include <map>
 #include <string>
 #include <vector>
 
@@ -85,6 +86,57 @@ namespace
         tolerance.per_metric["bandwidth.h2d_pinned_gbps"] = 0.02;
         CHECK(tolerance.for_metric(locked.metrics[1]) == Approx(0.02));  // overridden exactly
         CHECK(tolerance.for_metric(locked.metrics[0]) == Approx(0.10));
+    }
+
+    TEST_CASE("apply_perf_tolerance", "[checks][PerfTolerance]")
+    {
+        // text -> (default allowed drop, per-metric overrides)
+        struct Case
+        {
+            std::vector<std::string> values;
+            double relative;
+            std::map<std::string, double> per_metric;
+        };
+        const std::vector<Case> positive = {
+            { {}, 0.10, {} },
+            { { "15%" }, 0.15, {} },
+            { { "0.2" }, 0.20, {} },
+            { { "bandwidth.h2d_pinned_gbps=5%" }, 0.10, { { "bandwidth.h2d_pinned_gbps", 0.05 } } },
+            { { "25%", "matmul-shared.tuned_tflops=0.3", "matmul-shared.tuned_tflops=2.5%" },
+              0.25,
+              { { "matmul-shared.tuned_tflops", 0.025 } } },
+        };
+        for (const auto& item : positive)
+        {
+            PerfTolerance tolerance;
+            for (const auto& value : item.values)
+            {
+                CAPTURE(value);
+                REQUIRE(checks::apply_perf_tolerance(tolerance, value));
+            }
+            CHECK(tolerance.relative == Approx(item.relative));
+            CHECK(tolerance.per_metric.size() == item.per_metric.size());
+            for (const auto& [key, value] : item.per_metric)
+            {
+                CHECK(tolerance.per_metric.at(key) == Approx(value));
+            }
+        }
+
+        const std::vector<std::string> negative = {
+            "", "%", "0", "0%", "1", "100%", "150%", "-5%", "abc", "5 %", "0.1x",
+            "=5%", "bandwidth=5%", "Bandwidth.H2D=5%", "bandwidth.=5%", ".x=5%", "a.b=",
+            "a.b=0", "a b.c=5%",
+        };
+        for (const auto& text : negative)
+        {
+            CAPTURE(text);
+            PerfTolerance tolerance;
+            const auto applied = checks::apply_perf_tolerance(tolerance, text);
+            REQUIRE_FALSE(applied);
+            CHECK(applied.error().kind == util::ErrorKind::usage);
+            CHECK(tolerance.relative == Approx(0.10));
+            CHECK(tolerance.per_metric.empty());
+        }
     }
 
     TEST_CASE("compare_performance", "[checks][PerfComparison]")

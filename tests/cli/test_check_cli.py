@@ -111,3 +111,34 @@ def test_output_file_and_verbose(channel, tmp_path):
     assert json.loads(out.read_text())["status"] == "pass"
     verbose = envcheck("check", "--prefix", prefix, "--lock", lock, "--no-gpu", "--verbose")
     assert "ok (3)" in verbose.stdout
+
+
+def test_perf_tolerance_values_and_metric_names_are_checked(channel, tmp_path):
+    """--perf-tolerance is read before anything else, and every metric it names must have a
+    baseline in the lock, with or without --no-gpu (re-measuring needs a GPU: tests/device)."""
+    directory, prefix = project(tmp_path, channel)
+    environment = {"CONDA_PREFIX": str(prefix)}
+    assert envcheck("lock", "--no-gpu", cwd=directory, env=environment).returncode == 0
+    lock_path = directory / "environment.lock.json"
+    lock = json.loads(lock_path.read_text())
+    lock["performance"] = [{
+        "device_index": 0, "device_name": "NVIDIA H200", "device_uuid": "GPU-1",
+        "pci_bus_id": "00000000:00:06.0", "mode": "quick",
+        "metrics": [{"probe": "bandwidth", "name": "h2d_pinned_gbps", "value": 55.2,
+                     "spread": 0.004, "samples": 10, "unit": "GB/s",
+                     "direction": "higher_is_better"}]}]
+    lock_path.write_text(json.dumps(lock))
+
+    for value, message in [("150%", "'150%' is not an allowed drop between 0 and 1"),
+                           ("Bandwidth=5%", "'Bandwidth' is not a metric"),
+                           ("matmul-shared.tuned_tflops=5%",
+                            "the lock has no baseline for 'matmul-shared.tuned_tflops'")]:
+        result = envcheck("check", "--no-gpu", "--perf-tolerance", value, cwd=directory,
+                          env=environment)
+        assert result.returncode == 2, result.stdout + result.stderr
+        assert message in result.stderr
+
+    known = envcheck("check", "--no-gpu", "--perf-tolerance", "20%", "--perf-tolerance",
+                     "bandwidth.h2d_pinned_gbps=5%", cwd=directory, env=environment)
+    assert known.returncode == 0, known.stdout + known.stderr
+    assert "--no-gpu: the lock's performance baselines were not measured" in known.stdout

@@ -111,6 +111,12 @@ json.dump(lock, open(sys.argv[2], "w"))
 PY
     "$E" check --prefix "$PREFIX" --lock "$OUT/inflated.lock.json" | grep -vE "^  (ok|pass) " | head -30
     echo "check against inflated baselines -> exit ${PIPESTATUS[0]}"
+    # A 50% drop passes when 60% is allowed; one metric allowed 60% passes alone.
+    "$E" check --prefix "$PREFIX" --lock "$OUT/inflated.lock.json" --perf-tolerance 60% | tail -3
+    echo "inflated, --perf-tolerance 60% -> exit ${PIPESTATUS[0]}"
+    "$E" check --prefix "$PREFIX" --lock "$OUT/inflated.lock.json" \
+        --perf-tolerance bandwidth.h2d_pinned_gbps=60% | grep -E "^performance|h2d_pinned"
+    echo "inflated, --perf-tolerance bandwidth.h2d_pinned_gbps=60% -> exit ${PIPESTATUS[0]}"
     # A Prolog on a healthy node: the doctor's walk passes, scontrol is never asked.
     "$E" slurm-health --prolog --node "$(hostname -s)" --scontrol /nonexistent/scontrol; echo "slurm-health --prolog -> exit $?"
 } >> "$OUT/lock.txt" 2>&1
