@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -331,19 +332,28 @@ namespace envcheck::cli
                                   const std::vector<model::PerfBaseline>& baselines)
           -> util::Result<void>
         {
+            std::set<std::string> locked;
+            for (const auto& baseline : baselines)
+            {
+                for (const auto& metric : baseline.metrics)
+                {
+                    locked.insert(metric.key());
+                }
+            }
             for (const auto& [key, value] : tolerance.per_metric)
             {
-                const bool locked = std::any_of(
-                  baselines.begin(), baselines.end(), [&](const model::PerfBaseline& baseline) {
-                      return std::any_of(baseline.metrics.begin(), baseline.metrics.end(),
-                                         [&](const auto& metric) { return metric.key() == key; });
-                  });
-                if (!locked)
+                if (!locked.contains(key))
                 {
+                    std::string names;
+                    for (const auto& name : locked)
+                    {
+                        names += (names.empty() ? "" : ", ") + name;
+                    }
                     return util::unexpected(util::make_error(
                       util::ErrorKind::usage,
                       "--perf-tolerance: the lock has no baseline for '" + key + "'", {},
-                      "name one of the lock's metrics (envcheck check --format json lists them)"));
+                      locked.empty() ? "the lock records no performance baselines"
+                                     : "the lock's metrics: " + names));
                 }
             }
             return {};
