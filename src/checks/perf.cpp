@@ -67,7 +67,8 @@ namespace envcheck::checks
                 text.remove_suffix(1);
             }
             double value = 0.0;
-            const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+            const auto [end, error] =
+              std::from_chars(text.data(), text.data() + text.size(), value);
             if (text.empty() || error != std::errc() || end != text.data() + text.size())
             {
                 return std::nullopt;
@@ -83,38 +84,46 @@ namespace envcheck::checks
             return value;
         }
 
+        // A probe or metric name: lowercase letters, digits, '_' and '-'.
+        auto is_metric_name(std::string_view part) -> bool
+        {
+            const auto allowed = [](char c)
+            { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-'; };
+            return !part.empty() && std::all_of(part.begin(), part.end(), allowed);
+        }
+
+        // "<probe>.<metric>", as BaselineMetric::key() writes it.
         auto is_metric_key(std::string_view key) -> bool
         {
             const auto dot = key.find('.');
-            const auto allowed = [](std::string_view part)
-            {
-                return !part.empty() && std::all_of(part.begin(), part.end(), [](char c) {
-                    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
-                });
-            };
-            return dot != std::string_view::npos && allowed(key.substr(0, dot)) &&
-                   allowed(key.substr(dot + 1));
+            return dot != std::string_view::npos && is_metric_name(key.substr(0, dot)) &&
+                   is_metric_name(key.substr(dot + 1));
         }
     }
 
     auto apply_perf_tolerance(PerfTolerance& tolerance, std::string_view text) -> util::Result<void>
     {
         const auto equals = text.find('=');
-        const std::string_view key = equals == std::string_view::npos ? std::string_view{} : text.substr(0, equals);
-        const std::string_view value = equals == std::string_view::npos ? text : text.substr(equals + 1);
+        const std::string_view key =
+          equals == std::string_view::npos ? std::string_view{} : text.substr(0, equals);
+        const std::string_view value =
+          equals == std::string_view::npos ? text : text.substr(equals + 1);
         if (equals != std::string_view::npos && !is_metric_key(key))
         {
-            return util::unexpected(util::make_error(
-              util::ErrorKind::usage, "--perf-tolerance: '" + std::string(key) + "' is not a metric",
-              {}, "name it as <probe>.<metric>, such as bandwidth.h2d_pinned_gbps (envcheck smoke --format json lists them)"));
+            return util::unexpected(
+              util::make_error(util::ErrorKind::usage,
+                               "--perf-tolerance: '" + std::string(key) + "' is not a metric", {},
+                               "name it as <probe>.<metric>, such as bandwidth.h2d_pinned_gbps "
+                               "(envcheck smoke --format json lists them)"));
         }
         const auto fraction = parse_fraction(value);
         if (!fraction)
         {
-            return util::unexpected(util::make_error(
-              util::ErrorKind::usage,
-              "--perf-tolerance: '" + std::string(value) + "' is not an allowed drop between 0 and 1",
-              {}, "write a percentage such as 15% or a fraction such as 0.15"));
+            return util::unexpected(
+              util::make_error(util::ErrorKind::usage,
+                               "--perf-tolerance: '" + std::string(value) +
+                                 "' is not an allowed drop between 0 and 1",
+                               {}, "write a percentage such as 15% or a fraction such as 0.15"));
         }
         if (key.empty())
         {

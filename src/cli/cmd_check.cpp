@@ -514,7 +514,8 @@ namespace envcheck::cli
             }
             else if (options.format.name == "text")
             {
-                rendered = report::render_check_text(check, report::CheckTextOptions{ options.verbose });
+                rendered =
+                  report::render_check_text(check, report::CheckTextOptions{ options.verbose });
             }
             else
             {

@@ -106,7 +106,10 @@ namespace envcheck::formats
             const char decoded = simple_escape(letter);
             if (decoded == '\0')
             {
-                return { at, "invalid escape in a string (JSON knows \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\u)" };
+                return {
+                    at,
+                    "invalid escape in a string (JSON knows \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\u)"
+                };
             }
             out += decoded;
             return { at + 2, {} };
