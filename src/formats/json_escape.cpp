@@ -2,6 +2,8 @@
 
 #include <cstdint>
 
+#include "util/strings.hpp"
+
 namespace envcheck::formats
 {
     namespace
@@ -15,7 +17,7 @@ namespace envcheck::formats
             value = 0;
             for (std::size_t k = 0; k < 4; ++k)
             {
-                const int digit = hex_digit_value(text[at + k]);
+                const int digit = util::hex_digit_value(text[at + k]);
                 if (digit < 0)
                 {
                     return false;
@@ -75,23 +77,6 @@ namespace envcheck::formats
                     return '\0';
             }
         }
-    }
-
-    auto hex_digit_value(char c) -> int
-    {
-        if (c >= '0' && c <= '9')
-        {
-            return c - '0';
-        }
-        if (c >= 'a' && c <= 'f')
-        {
-            return c - 'a' + 10;
-        }
-        if (c >= 'A' && c <= 'F')
-        {
-            return c - 'A' + 10;
-        }
-        return -1;
     }
 
     auto decode_json_escape(std::string_view text, std::size_t at, std::string& out) -> JsonEscape

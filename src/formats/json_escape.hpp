@@ -20,9 +20,6 @@ namespace envcheck::formats
     // as is any escape letter JSON does not define.
     [[nodiscard]] auto decode_json_escape(std::string_view text, std::size_t at, std::string& out)
       -> JsonEscape;
-
-    // The value of a hex digit, or -1.
-    [[nodiscard]] auto hex_digit_value(char c) -> int;
 }
 
 #endif

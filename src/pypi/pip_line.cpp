@@ -159,27 +159,6 @@ namespace envcheck::pypi
             return text.substr(0, open);
         }
 
-        auto percent_decode(std::string_view text) -> std::string
-        {
-            std::string out;
-            for (std::size_t i = 0; i < text.size(); ++i)
-            {
-                if (text[i] == '%' && i + 2 < text.size() && util::is_hex(text.substr(i + 1, 2)))
-                {
-                    const auto hex = text.substr(i + 1, 2);
-                    auto nibble = [](char c)
-                    { return detail::is_digit(c) ? c - '0' : detail::to_lower(c) - 'a' + 10; };
-                    out += static_cast<char>(nibble(hex[0]) * 16 + nibble(hex[1]));
-                    i += 2;
-                }
-                else
-                {
-                    out += text[i];
-                }
-            }
-            return out;
-        }
-
         struct UrlParts
         {
             std::string_view scheme;
@@ -544,7 +523,7 @@ namespace envcheck::pypi
             }
             if (!out.vcs)
             {
-                const std::string filename = percent_decode(basename(parts.path));
+                const std::string filename = util::percent_decode(basename(parts.path));
                 auto id = identify_file(filename);
                 if (!id)
                 {

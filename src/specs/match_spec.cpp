@@ -42,41 +42,6 @@ namespace envcheck::specs
             return {};
         }
 
-        auto percent_decode(std::string_view text) -> std::string
-        {
-            auto hex = [](char c) -> int
-            {
-                if (chars::is_digit(c))
-                {
-                    return c - '0';
-                }
-                if (c >= 'a' && c <= 'f')
-                {
-                    return c - 'a' + 10;
-                }
-                if (c >= 'A' && c <= 'F')
-                {
-                    return c - 'A' + 10;
-                }
-                return -1;
-            };
-            std::string out;
-            for (std::size_t i = 0; i < text.size(); ++i)
-            {
-                if (text[i] == '%' && i + 2 < text.size() && hex(text[i + 1]) >= 0 &&
-                    hex(text[i + 2]) >= 0)
-                {
-                    out += static_cast<char>(hex(text[i + 1]) * 16 + hex(text[i + 2]));
-                    i += 2;
-                }
-                else
-                {
-                    out += text[i];
-                }
-            }
-            return out;
-        }
-
         // "mkl, openssl" / "mkl openssl" -> {"mkl", "openssl"}: sorted, unique, no empties.
         auto feature_set(std::string_view text) -> std::vector<std::string>
         {
@@ -1026,7 +991,7 @@ namespace envcheck::specs
             const std::size_t fn_begin =
               slash == std::string_view::npos ? begin : begin + slash + 1;
             const std::string_view file_written = text(fn_begin, end);
-            std::string file = util::istarts_with(url, "file://") ? percent_decode(file_written)
+            std::string file = util::istarts_with(url, "file://") ? util::percent_decode(file_written)
                                                                   : std::string(file_written);
             m_spec.m_fn = file;
             set_span(SpecField::fn, fn_begin, end);

@@ -169,6 +169,44 @@ namespace envcheck::util
         return value;
     }
 
+    auto hex_digit_value(char c) -> int
+    {
+        if (c >= '0' && c <= '9')
+        {
+            return c - '0';
+        }
+        if (c >= 'a' && c <= 'f')
+        {
+            return c - 'a' + 10;
+        }
+        if (c >= 'A' && c <= 'F')
+        {
+            return c - 'A' + 10;
+        }
+        return -1;
+    }
+
+    auto percent_decode(std::string_view text) -> std::string
+    {
+        std::string out;
+        out.reserve(text.size());
+        for (std::size_t i = 0; i < text.size(); ++i)
+        {
+            const int high = i + 2 < text.size() ? hex_digit_value(text[i + 1]) : -1;
+            const int low = i + 2 < text.size() ? hex_digit_value(text[i + 2]) : -1;
+            if (text[i] == '%' && high >= 0 && low >= 0)
+            {
+                out += static_cast<char>(high * 16 + low);
+                i += 2;
+            }
+            else
+            {
+                out += text[i];
+            }
+        }
+        return out;
+    }
+
     auto parse_int(std::string_view text) -> std::optional<long long>
     {
         bool negative = false;

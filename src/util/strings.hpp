@@ -37,6 +37,10 @@ namespace envcheck::util
     // Parses a whole string as an unsigned decimal number, without overflow.
     [[nodiscard]] auto parse_uint(std::string_view text) -> std::optional<unsigned long long>;
     [[nodiscard]] auto parse_int(std::string_view text) -> std::optional<long long>;
+    // The value of one hex digit (either case), or -1.
+    [[nodiscard]] auto hex_digit_value(char c) -> int;
+    // URL percent-decoding: each %XX becomes its byte; a '%' without two hex digits stays.
+    [[nodiscard]] auto percent_decode(std::string_view text) -> std::string;
 
     // 1-based line and column of a byte offset in text.
     struct LineColumn

@@ -1,3 +1,7 @@
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "tests/catch.hpp"
 #include "util/strings.hpp"
 
@@ -41,6 +45,35 @@ namespace
         CHECK_FALSE(parse_int("9223372036854775808"));
         CHECK(parse_int("+12") == 12);
         CHECK_FALSE(parse_int("-"));
+    }
+
+    TEST_CASE("hex_digit_value and percent_decode", "[util][strings]")
+    {
+        CHECK(hex_digit_value('0') == 0);
+        CHECK(hex_digit_value('9') == 9);
+        CHECK(hex_digit_value('a') == 10);
+        CHECK(hex_digit_value('F') == 15);
+        CHECK(hex_digit_value('g') == -1);
+        CHECK(hex_digit_value('%') == -1);
+
+        // text -> decoded
+        const std::vector<std::pair<std::string, std::string>> cases = {
+            { "", "" },
+            { "plain", "plain" },
+            { "a%20b", "a b" },
+            { "%2Bcu121%2b", "+cu121+" },
+            { "%41", "A" },
+            { "100%", "100%" },       // no digits after '%'
+            { "%4", "%4" },           // one digit
+            { "%zz%41", "%zzA" },     // not hex, then hex
+            { "%%41", "%A" },
+            { "%E2%9C%93", "\xE2\x9C\x93" },
+        };
+        for (const auto& [text, decoded] : cases)
+        {
+            CAPTURE(text);
+            CHECK(percent_decode(text) == decoded);
+        }
     }
 
     TEST_CASE("line_column_at", "[util][strings]")
