@@ -626,6 +626,13 @@ namespace envcheck::specs
         {
             const std::string_view written = text(begin, end);
             const ChannelPath path = split_subdir(written);
+            if (path.subdir && split_subdir(path.channel).subdir)
+            {
+                fail(begin, "a channel ends in one subdir at most, not '" +
+                              std::string(split_subdir(path.channel).subdir.value()) + "/" +
+                              std::string(*path.subdir) + "'");
+                return;
+            }
             auto channel = Channel::parse(path.channel);
             if (!channel)
             {
@@ -1027,6 +1034,11 @@ namespace envcheck::specs
             {
                 return; // not in a channel: conda matches on url and fn only
             }
+            if (split_subdir(path.channel).subdir)
+            {
+                fail(begin, "a package URL has one subdir before the file name, not two");
+                return;
+            }
             auto channel = Channel::parse(path.channel);
             if (channel)
             {
@@ -1035,6 +1047,12 @@ namespace envcheck::specs
             if (!channel)
             {
                 fail(begin, "invalid channel in package URL: " + channel.error().message);
+                return;
+            }
+            // A package URL names one location: '*' or ^...$ there is not a channel pattern.
+            if (channel->kind() == Channel::Kind::pattern)
+            {
+                fail(begin, "a package URL's channel cannot be a pattern ('*' or ^...$)");
                 return;
             }
             if (!channel->is_free())

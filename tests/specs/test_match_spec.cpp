@@ -282,6 +282,16 @@ namespace
             { "numpy[version='~=1']", 17, "'~=' needs a version with at least two components" },
             { "^(aaaa$", 1, "missing ')'" },
             { "https://x/linux-64/numpy.conda", 19, "<name>-<version>-<build>" },
+            // Found by fuzz_match_spec: a pattern cannot be a package's location, and a channel
+            // that still ends in a subdir after its subdir is split off does not read back.
+            { "forge*/linux-64/numpy-1.26.4-py312_0.conda", 0,
+              "a package URL's channel cannot be a pattern" },
+            { "https://x/linux-64/linux-64/numpy-1.26.4-py312_0.conda", 0,
+              "a package URL has one subdir before the file name, not two" },
+            { "forge*/linux-64/linux-64::numpy", 0,
+              "a channel ends in one subdir at most, not 'linux-64/linux-64'" },
+            { "numpy[channel=conda-forge/noarch/linux-64]", 14,
+              "a channel ends in one subdir at most, not 'noarch/linux-64'" },
         };
         for (const auto& bad : table)
         {
