@@ -12,7 +12,8 @@ namespace envcheck::checks
     namespace
     {
         constexpr std::string_view no_environment =
-          "no environment given (--prefix, --env, or an active conda environment in $CONDA_PREFIX)";
+          "no environment given (--prefix, --env, --lock, or an activated one in $VIRTUAL_ENV or "
+          "$CONDA_PREFIX)";
 
         // Package names compared the way both managers allow: lowercase, '_' as '-'.
         auto name_key(std::string_view name) -> std::string

@@ -3,7 +3,7 @@
 // Inputs: --env FILE (every requested MatchSpec and pip requirement is satisfied) and/or
 // --lock FILE (envcheck's lock, conda-lock.yml, pixi.lock or @EXPLICIT: identity per package,
 // then the machine and performance parts). With neither, ./environment.yml and the lock beside
-// it (environment.lock.json). The environment: --prefix, -n NAME, or $CONDA_PREFIX.
+// it (environment.lock.json). The environment: --prefix, -n NAME, $VIRTUAL_ENV or $CONDA_PREFIX.
 //
 // Exit codes: 0 everything matches; 1 drift (a package, a file with --deep, an unreadable
 // record, the machine or the performance differs); 2 bad usage or an input that cannot be read.
@@ -47,7 +47,8 @@ namespace envcheck::cli
     {
         auto* prefix = app.add_option(
           "-p,--prefix", selection.prefix,
-          "The environment's directory (a conda prefix or a venv); default $CONDA_PREFIX");
+          "The environment's directory (a conda prefix or a venv); default $VIRTUAL_ENV, "
+          "else $CONDA_PREFIX");
         auto* name = app.add_option(
           "-n,--name", selection.name,
           "A conda environment by name (envs directories, ~/.conda/environments.txt)");

@@ -1,6 +1,6 @@
 // envcheck doctor: walks the chain from hardware to framework and names the first broken link
 // (src/checks/doctor.hpp). The machine comes from the probe (cmd_probe.hpp); the environment
-// from --prefix, --lock, --env or $CONDA_PREFIX; framework.runtime-check runs the environment's
+// from --prefix, --lock, --env, $VIRTUAL_ENV or $CONDA_PREFIX; framework.runtime-check runs the environment's
 // own python (src/system/framework_check.hpp) once the machine's links up to the CUDA devices hold.
 //
 // Exit codes: 0 CUDA is usable (and the given environment can use it); 1 a check failed; 2 bad
@@ -184,13 +184,21 @@ namespace envcheck::cli
             std::string prefix = options.prefix;
             if (prefix.empty())
             {
-                const auto found = variables.find("CONDA_PREFIX");
-                if (found == variables.end() || found->second.empty())
+                // The activated environment, as check finds it (prefix/locate.hpp).
+                for (const char* variable : { "VIRTUAL_ENV", "CONDA_PREFIX" })
+                {
+                    const auto found = variables.find(variable);
+                    if (found != variables.end() && !found->second.empty())
+                    {
+                        prefix = found->second;
+                        environment.source = "$" + std::string(variable) + " (" + prefix + ")";
+                        break;
+                    }
+                }
+                if (prefix.empty())
                 {
                     return std::optional<LoadedEnvironment>{};
                 }
-                prefix = found->second;
-                environment.source = "$CONDA_PREFIX (" + prefix + ")";
             }
             else
             {
@@ -342,7 +350,8 @@ namespace envcheck::cli
           app
             .add_option(
               "-p,--prefix", options->prefix,
-              "The installed environment (conda prefix or venv) to check; default $CONDA_PREFIX")
+              "The installed environment (conda prefix or venv) to check; default $VIRTUAL_ENV, "
+              "else $CONDA_PREFIX")
             ->option_text("DIR");
         auto* env = app
                       .add_option("--env", options->env_file,

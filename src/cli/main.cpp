@@ -17,7 +17,8 @@ namespace
         using namespace envcheck::cli;
         CLI::App app{"envcheck: reproducible, verifiable GPU Python environments.\n"
                      "With no command: check ./environment.yml and the lock beside it against\n"
-                     "$CONDA_PREFIX and this machine; without an environment file, report the machine.",
+                     "the activated environment ($VIRTUAL_ENV, else $CONDA_PREFIX) and this machine;\n"
+                     "without an environment file, report the machine.",
                      "envcheck"};
         app.set_help_all_flag("--help-all", "Print help for every command");
         bool show_version = false;

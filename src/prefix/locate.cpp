@@ -104,6 +104,10 @@ namespace envcheck::prefix
         }
         if (request.name.empty())
         {
+            if (!request.search.virtual_env.empty())
+            {
+                return LocatedPrefix{ request.search.virtual_env, "$VIRTUAL_ENV" };
+            }
             if (!request.search.conda_prefix.empty())
             {
                 return LocatedPrefix{ request.search.conda_prefix, "$CONDA_PREFIX" };
@@ -160,6 +164,7 @@ namespace envcheck::prefix
         };
         CondaSearchPaths search;
         search.conda_prefix = variable("CONDA_PREFIX");
+        search.virtual_env = variable("VIRTUAL_ENV");
         search.home = variable("HOME");
         append_split(search.envs_dirs, variable("CONDA_ENVS_PATH"));
         append_split(search.envs_dirs, variable("CONDA_ENVS_DIRS"));

@@ -1,5 +1,6 @@
-// Which environment to read: --prefix, else -n NAME looked up as conda does, else
-// $CONDA_PREFIX. The process environment comes in as values (the cli's map of environment
+// Which environment to read: --prefix, else -n NAME looked up as conda does, else the activated
+// one: $VIRTUAL_ENV (a venv activated on top of a conda environment is the one its python runs
+// in), then $CONDA_PREFIX. The process environment comes in as values (the cli's map of environment
 // variables), so tests pass their own.
 #ifndef ENVCHECK_PREFIX_LOCATE_HPP
 #define ENVCHECK_PREFIX_LOCATE_HPP
@@ -15,6 +16,7 @@ namespace envcheck::prefix
     struct CondaSearchPaths
     {
         std::string conda_prefix;           // $CONDA_PREFIX
+        std::string virtual_env;            // $VIRTUAL_ENV
         std::string home;                   // $HOME
         std::vector<std::string> envs_dirs; // $CONDA_ENVS_PATH / $CONDA_ENVS_DIRS, in order
         std::vector<std::string>

@@ -39,7 +39,7 @@ IDS = [
 def clean_environment(**extra):
     """The test's own environment: nothing from the machine that runs the tests leaks in."""
     env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("CUDA_", "NVIDIA_", "CONDA_")) and k != "LD_LIBRARY_PATH"}
+           if not k.startswith(("CUDA_", "NVIDIA_", "CONDA_")) and k not in ("LD_LIBRARY_PATH", "VIRTUAL_ENV")}
     env.update(extra)
     return env
 

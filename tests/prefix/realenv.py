@@ -164,7 +164,8 @@ def replace_file(path: pathlib.Path, data: bytes):
 
 def envcheck(*args, cwd=None, env=None):
     """Runs envcheck; returns the CompletedProcess (stdout and stderr as text)."""
-    environment = {key: value for key, value in os.environ.items() if key != "CONDA_PREFIX"}
+    environment = {key: value for key, value in os.environ.items()
+                   if key not in ("CONDA_PREFIX", "VIRTUAL_ENV")}
     environment.update(env or {})
     return subprocess.run([ENVCHECK, *map(str, args)], capture_output=True, text=True, cwd=cwd, env=environment)
 

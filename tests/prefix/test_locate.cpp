@@ -88,6 +88,18 @@ namespace
             CHECK(found->path == "/active/env");
             CHECK(found->how == "$CONDA_PREFIX");
         }
+        SECTION("$VIRTUAL_ENV, before $CONDA_PREFIX (a venv activated inside conda)")
+        {
+            prefix::LocateRequest request{ "", "", tree.search() };
+            request.search.virtual_env = "/project/.venv";
+            request.search.conda_prefix = "/opt/conda";
+            const auto found = prefix::locate_prefix(request);
+            REQUIRE(found.has_value());
+            CHECK(found->path == "/project/.venv");
+            CHECK(found->how == "$VIRTUAL_ENV");
+            request.prefix = "/explicit";
+            CHECK(prefix::locate_prefix(request)->how == "--prefix");
+        }
         SECTION("negative")
         {
             const auto none = locate("", "");
@@ -107,12 +119,14 @@ namespace
     {
         const auto paths =
           prefix::search_paths_from({ { "CONDA_PREFIX", "/opt/env" },
+                                      { "VIRTUAL_ENV", "/work/.venv" },
                                       { "HOME", "/home/u" },
                                       { "CONDA_ENVS_PATH", "/a:/b::" },
                                       { "CONDA_ENVS_DIRS", "/c" },
                                       { "MAMBA_ROOT_PREFIX", "/mamba" },
                                       { "CONDA_EXE", "/opt/miniforge3/bin/conda" } });
         CHECK(paths.conda_prefix == "/opt/env");
+        CHECK(paths.virtual_env == "/work/.venv");
         CHECK(paths.home == "/home/u");
         CHECK(paths.envs_dirs == std::vector<std::string>{ "/a", "/b", "/c" });
         CHECK(paths.root_prefixes == std::vector<std::string>{ "/mamba", "/opt/miniforge3" });

@@ -105,3 +105,17 @@ def test_venv_export_requirements(venv):
     result = envcheck("export", "--prefix", prefix, "--format", "requirements")
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[1:] == ["alpha==1.0", "beta_pkg==0.2"]
+
+
+def test_activated_venv_is_found_through_virtual_env(venv, tmp_path):
+    """`source .venv/bin/activate` sets $VIRTUAL_ENV; it wins over a conda base that is active
+    underneath ($CONDA_PREFIX), as the venv's python is the one that runs."""
+    prefix, _ = venv
+    lock = tmp_path / "venv.lock.json"
+    environment = {"VIRTUAL_ENV": str(prefix), "CONDA_PREFIX": str(tmp_path / "no-such-conda")}
+    written = envcheck("lock", "--output", lock, "--no-gpu", env=environment)
+    assert written.returncode == 0, written.stderr
+    checked = envcheck("check", "--lock", lock, "--no-gpu", env=environment)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "note: environment from $VIRTUAL_ENV" in checked.stdout
+    assert f"prefix: {prefix}" in checked.stdout
