@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "util/enum_text.hpp"
+
 namespace envcheck::checks
 {
     auto to_string(SlurmHook hook) -> std::string_view
@@ -18,14 +20,7 @@ namespace envcheck::checks
 
     auto parse_slurm_hook(std::string_view text) -> std::optional<SlurmHook>
     {
-        for (const auto hook : { SlurmHook::health_check, SlurmHook::prolog })
-        {
-            if (text == to_string(hook))
-            {
-                return hook;
-            }
-        }
-        return std::nullopt;
+        return util::parse_enum(text, { SlurmHook::health_check, SlurmHook::prolog });
     }
 
     auto slurm_node_name(std::string_view node_option, std::string_view slurmd_nodename,

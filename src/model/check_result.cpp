@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "util/enum_text.hpp"
+
 namespace envcheck::model
 {
     auto to_string(Status status) -> std::string_view
@@ -24,14 +26,8 @@ namespace envcheck::model
 
     auto parse_status(std::string_view text) -> std::optional<Status>
     {
-        for (const auto status : {Status::pass, Status::warn, Status::fail, Status::skip, Status::error})
-        {
-            if (to_string(status) == text)
-            {
-                return status;
-            }
-        }
-        return std::nullopt;
+        return util::parse_enum(text, { Status::pass, Status::warn, Status::fail, Status::skip,
+                                        Status::error });
     }
 
     auto is_failure(Status status) -> bool

@@ -4,25 +4,10 @@
 #include <array>
 #include <utility>
 
+#include "util/enum_text.hpp"
+
 namespace envcheck::model
 {
-    namespace
-    {
-        template <class Enum, std::size_t N>
-        auto parse_enum(const std::array<Enum, N>& values, std::string_view text)
-            -> std::optional<Enum>
-        {
-            for (const auto value : values)
-            {
-                if (to_string(value) == text)
-                {
-                    return value;
-                }
-            }
-            return std::nullopt;
-        }
-    }
-
     auto to_string(SmokeMode mode) -> std::string_view
     {
         switch (mode)
@@ -37,7 +22,7 @@ namespace envcheck::model
 
     auto parse_smoke_mode(std::string_view text) -> std::optional<SmokeMode>
     {
-        return parse_enum(std::array{SmokeMode::quick, SmokeMode::full}, text);
+        return util::parse_enum(text, {SmokeMode::quick, SmokeMode::full});
     }
 
     auto to_string(MetricDirection direction) -> std::string_view
@@ -56,10 +41,9 @@ namespace envcheck::model
 
     auto parse_metric_direction(std::string_view text) -> std::optional<MetricDirection>
     {
-        return parse_enum(std::array{MetricDirection::higher_is_better,
+        return util::parse_enum(text, {MetricDirection::higher_is_better,
                                      MetricDirection::lower_is_better,
-                                     MetricDirection::informational},
-                          text);
+                                     MetricDirection::informational});
     }
 
     auto to_string(GpuAvailability availability) -> std::string_view
@@ -84,11 +68,9 @@ namespace envcheck::model
 
     auto parse_gpu_availability(std::string_view text) -> std::optional<GpuAvailability>
     {
-        return parse_enum(
-            std::array{GpuAvailability::available, GpuAvailability::built_without_cuda,
+        return util::parse_enum(text, {GpuAvailability::available, GpuAvailability::built_without_cuda,
                        GpuAvailability::no_driver, GpuAvailability::no_usable_device,
-                       GpuAvailability::no_such_device, GpuAvailability::probe_process_failed},
-            text);
+                       GpuAvailability::no_such_device, GpuAvailability::probe_process_failed});
     }
 
     auto ProbeResult::metric(std::string_view wanted) const -> const Metric*

@@ -8,6 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include "util/chars.hpp"
+
 namespace envcheck::pypi::detail
 {
     // Byte length of the Python whitespace character at `pos`, 0 when there is none.
@@ -22,26 +24,14 @@ namespace envcheck::pypi::detail
     [[nodiscard]] auto trim_ascii_right(std::string_view text) -> std::string_view;
     [[nodiscard]] auto contains_python_space(std::string_view text) -> bool;
 
-    [[nodiscard]] constexpr auto is_digit(char c) -> bool
-    {
-        return c >= '0' && c <= '9';
-    }
-    [[nodiscard]] constexpr auto is_alpha(char c) -> bool
-    {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-    }
-    [[nodiscard]] constexpr auto is_alnum(char c) -> bool
-    {
-        return is_digit(c) || is_alpha(c);
-    }
+    using util::chars::is_alnum;
+    using util::chars::is_alpha;
+    using util::chars::is_digit;
+    using util::chars::to_lower;
     // A regex word character (ASCII): letters, digits and '_'.
     [[nodiscard]] constexpr auto is_word(char c) -> bool
     {
         return is_alnum(c) || c == '_';
-    }
-    [[nodiscard]] constexpr auto to_lower(char c) -> char
-    {
-        return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
     }
     [[nodiscard]] auto lowercase(std::string_view text) -> std::string;
     // Case-insensitive (ASCII) prefix test at `pos`.

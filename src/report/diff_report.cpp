@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "util/enum_text.hpp"
+
 namespace envcheck::report
 {
     namespace
@@ -178,14 +180,7 @@ namespace envcheck::report
 
     auto parse_diff_format(std::string_view text) -> std::optional<DiffFormat>
     {
-        for (const auto format : {DiffFormat::text, DiffFormat::markdown, DiffFormat::json})
-        {
-            if (to_string(format) == text)
-            {
-                return format;
-            }
-        }
-        return std::nullopt;
+        return util::parse_enum(text, { DiffFormat::text, DiffFormat::markdown, DiffFormat::json });
     }
 
     auto render_diff_text(const DiffReport& report) -> std::string

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "report/github_commands.hpp"
+#include "util/enum_text.hpp"
 
 namespace envcheck::report
 {
@@ -97,14 +98,7 @@ namespace envcheck::report
 
     auto parse_severity(std::string_view text) -> std::optional<Severity>
     {
-        for (const auto severity : {Severity::error, Severity::warning, Severity::info})
-        {
-            if (to_string(severity) == text)
-            {
-                return severity;
-            }
-        }
-        return std::nullopt;
+        return util::parse_enum(text, { Severity::error, Severity::warning, Severity::info });
     }
 
     auto to_string(LintFormat format) -> std::string_view
@@ -125,15 +119,8 @@ namespace envcheck::report
 
     auto parse_lint_format(std::string_view text) -> std::optional<LintFormat>
     {
-        for (const auto format :
-             {LintFormat::text, LintFormat::json, LintFormat::sarif, LintFormat::github})
-        {
-            if (to_string(format) == text)
-            {
-                return format;
-            }
-        }
-        return std::nullopt;
+        return util::parse_enum(
+          text, { LintFormat::text, LintFormat::json, LintFormat::sarif, LintFormat::github });
     }
 
     auto LintReport::count(Severity severity) const -> std::size_t
