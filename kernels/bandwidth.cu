@@ -1,10 +1,9 @@
-#include "kernels/bandwidth.cuh"
-
 #include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <memory>
 
+#include "kernels/bandwidth.cuh"
 #include "kernels/detail/cuda_support.cuh"
 
 namespace envcheck::kernels
@@ -18,11 +17,11 @@ namespace envcheck::kernels
         enum class Hint
         {
             none,
-            streaming,    // evict-first loads and stores (__ldcs/__stcs): leave L2 to others
-            prefetch256,  // loads ask L2 to fetch 256-byte blocks (sm_80+), stores evict-first
+            streaming,   // evict-first loads and stores (__ldcs/__stcs): leave L2 to others
+            prefetch256, // loads ask L2 to fetch 256-byte blocks (sm_80+), stores evict-first
         };
 
-        template <Hint H>
+        template<Hint H>
         __device__ __forceinline__ auto load(const uint4* p) -> uint4
         {
             if constexpr (H == Hint::streaming)
@@ -47,7 +46,7 @@ namespace envcheck::kernels
             }
         }
 
-        template <Hint H>
+        template<Hint H>
         __device__ __forceinline__ void store(uint4* p, const uint4& v)
         {
             if constexpr (H == Hint::none)
@@ -62,14 +61,14 @@ namespace envcheck::kernels
 
         enum class Layout
         {
-            grid_stride,  // a grid-wide stride between a thread's loads; persistent grid
-            tiled,        // each block on contiguous tiles of blockDim * Unroll; persistent grid
-            one_tile,     // one contiguous tile per block, as many blocks as tiles
+            grid_stride, // a grid-wide stride between a thread's loads; persistent grid
+            tiled,       // each block on contiguous tiles of blockDim * Unroll; persistent grid
+            one_tile,    // one contiguous tile per block, as many blocks as tiles
         };
 
         // Unroll independent 16-byte loads in flight per thread before the stores, so that a few
         // resident warps per SM keep enough bytes in flight to cover the memory latency.
-        template <int Unroll, Layout L, Hint H>
+        template<int Unroll, Layout L, Hint H>
         __global__ void copy_kernel(const uint4* __restrict__ source,
                                     uint4* __restrict__ destination, std::size_t count,
                                     const unsigned char* __restrict__ tail_source,
@@ -78,8 +77,8 @@ namespace envcheck::kernels
             const std::size_t thread = threadIdx.x;
             if constexpr (L == Layout::grid_stride)
             {
-                const std::size_t stride = std::size_t{gridDim.x} * blockDim.x;
-                std::size_t i = std::size_t{blockIdx.x} * blockDim.x + thread;
+                const std::size_t stride = std::size_t{ gridDim.x } * blockDim.x;
+                std::size_t i = std::size_t{ blockIdx.x } * blockDim.x + thread;
                 for (; i + (Unroll - 1) * stride < count; i += Unroll * stride)
                 {
                     uint4 v[Unroll];
@@ -101,9 +100,10 @@ namespace envcheck::kernels
             }
             else
             {
-                const std::size_t tile = std::size_t{blockDim.x} * Unroll;
-                const std::size_t step = L == Layout::tiled ? std::size_t{gridDim.x} * tile : count;
-                std::size_t base = std::size_t{blockIdx.x} * tile;
+                const std::size_t tile = std::size_t{ blockDim.x } * Unroll;
+                const std::size_t step =
+                  L == Layout::tiled ? std::size_t{ gridDim.x } * tile : count;
+                std::size_t base = std::size_t{ blockIdx.x } * tile;
                 for (; base + tile <= count; base += step)
                 {
                     uint4 v[Unroll];
@@ -127,7 +127,7 @@ namespace envcheck::kernels
                     }
                 }
             }
-            const std::size_t t = std::size_t{blockIdx.x} * blockDim.x + thread;
+            const std::size_t t = std::size_t{ blockIdx.x } * blockDim.x + thread;
             if (t < tail)
             {
                 tail_destination[t] = tail_source[t];
@@ -149,20 +149,20 @@ namespace envcheck::kernels
             switch (kernel)
             {
                 case CopyKernel::grid_stride:
-                    return {copy_kernel<4, Layout::grid_stride, Hint::none>, 4,
-                            Layout::grid_stride};
+                    return { copy_kernel<4, Layout::grid_stride, Hint::none>, 4,
+                             Layout::grid_stride };
                 case CopyKernel::tiled_streaming:
-                    return {copy_kernel<8, Layout::tiled, Hint::streaming>, 8, Layout::tiled};
+                    return { copy_kernel<8, Layout::tiled, Hint::streaming>, 8, Layout::tiled };
                 case CopyKernel::grid_stride_prefetch:
-                    return {copy_kernel<4, Layout::grid_stride, Hint::prefetch256>, 4,
-                            Layout::grid_stride};
+                    return { copy_kernel<4, Layout::grid_stride, Hint::prefetch256>, 4,
+                             Layout::grid_stride };
                 case CopyKernel::tiled_prefetch:
-                    return {copy_kernel<8, Layout::tiled, Hint::prefetch256>, 8, Layout::tiled};
+                    return { copy_kernel<8, Layout::tiled, Hint::prefetch256>, 8, Layout::tiled };
                 case CopyKernel::one_tile_prefetch:
-                    return {copy_kernel<4, Layout::one_tile, Hint::prefetch256>, 4,
-                            Layout::one_tile};
+                    return { copy_kernel<4, Layout::one_tile, Hint::prefetch256>, 4,
+                             Layout::one_tile };
             }
-            return {copy_kernel<4, Layout::grid_stride, Hint::none>, 4, Layout::grid_stride};
+            return { copy_kernel<4, Layout::grid_stride, Hint::none>, 4, Layout::grid_stride };
         }
 
         // Holds its stream until the host sets *flag (mapped pinned memory), or gives up after
@@ -192,40 +192,40 @@ namespace envcheck::kernels
             const std::size_t vectors = bytes / sizeof(uint4);
             const std::size_t tail = bytes % sizeof(uint4);
             const auto* tail_source =
-                static_cast<const unsigned char*>(source) + vectors * sizeof(uint4);
+              static_cast<const unsigned char*>(source) + vectors * sizeof(uint4);
             auto* tail_destination =
-                static_cast<unsigned char*>(destination) + vectors * sizeof(uint4);
+              static_cast<unsigned char*>(destination) + vectors * sizeof(uint4);
             const CopyShape shape = copy_shape(kernel);
-            const std::size_t tiles = (vectors + std::size_t{copy_threads} * shape.unroll - 1)
-                                      / (std::size_t{copy_threads} * shape.unroll);
+            const std::size_t tiles = (vectors + std::size_t{ copy_threads } * shape.unroll - 1) /
+                                      (std::size_t{ copy_threads } * shape.unroll);
             // Persistent layouts: exactly one full wave (a partial second wave would leave SMs
             // idle at the end); one_tile: a block per tile.
             int per_sm = 0;
             if (auto status = check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                        &per_sm, shape.function, copy_threads, 0),
+                                      &per_sm, shape.function, copy_threads, 0),
                                     "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
                 !status.ok())
             {
                 return status;
             }
             const std::size_t wave =
-                static_cast<std::size_t>(sms) * static_cast<std::size_t>(std::max(per_sm, 1));
+              static_cast<std::size_t>(sms) * static_cast<std::size_t>(std::max(per_sm, 1));
             const std::size_t wanted =
-                shape.layout == Layout::one_tile ? tiles : std::min(tiles, wave);
+              shape.layout == Layout::one_tile ? tiles : std::min(tiles, wave);
             const auto blocks = static_cast<unsigned>(std::max<std::size_t>(1, wanted));
             shape.function<<<blocks, copy_threads, 0, stream>>>(
-                static_cast<const uint4*>(source), static_cast<uint4*>(destination), vectors,
-                tail_source, tail_destination, tail);
+              static_cast<const uint4*>(source), static_cast<uint4*>(destination), vectors,
+              tail_source, tail_destination, tail);
             return detail::check_launch("copy_kernel");
         }
 
         struct Buffers
         {
-            detail::DeviceBuffer<std::uint32_t> device_a;  // the device source (or destination)
-            detail::DeviceBuffer<std::uint32_t> device_b;  // the device destination
+            detail::DeviceBuffer<std::uint32_t> device_a; // the device source (or destination)
+            detail::DeviceBuffer<std::uint32_t> device_b; // the device destination
             detail::PinnedBuffer<std::uint32_t> pinned;
             std::unique_ptr<std::uint32_t[]> pageable;
-            detail::PinnedBuffer<int> latch;  // [0] the flag, [1] timed out; mapped
+            detail::PinnedBuffer<int> latch; // [0] the flag, [1] timed out; mapped
             int* latch_device = nullptr;
         };
 
@@ -256,7 +256,7 @@ namespace envcheck::kernels
                     pageable_words = std::max(pageable_words, words);
                 }
             }
-            for (auto* buffer : {&buffers.device_a, &buffers.device_b})
+            for (auto* buffer : { &buffers.device_a, &buffers.device_b })
             {
                 if (auto status = buffer->allocate(device_words); !status.ok())
                 {
@@ -276,7 +276,7 @@ namespace envcheck::kernels
                 buffers.pageable = std::make_unique<std::uint32_t[]>(pageable_words);
             }
             if (auto status =
-                    buffers.latch.allocate(2, cudaHostAllocMapped | cudaHostAllocPortable);
+                  buffers.latch.allocate(2, cudaHostAllocMapped | cudaHostAllocPortable);
                 !status.ok())
             {
                 return status;
@@ -298,31 +298,33 @@ namespace envcheck::kernels
             switch (kind)
             {
                 case CopyKind::h2d_pinned:
-                    return {buffers.pinned.get(), buffers.device_b.get(), cudaMemcpyHostToDevice};
+                    return { buffers.pinned.get(), buffers.device_b.get(), cudaMemcpyHostToDevice };
                 case CopyKind::d2h_pinned:
-                    return {buffers.device_a.get(), buffers.pinned.get(), cudaMemcpyDeviceToHost};
+                    return { buffers.device_a.get(), buffers.pinned.get(), cudaMemcpyDeviceToHost };
                 case CopyKind::h2d_pageable:
-                    return {buffers.pageable.get(), buffers.device_b.get(), cudaMemcpyHostToDevice};
+                    return { buffers.pageable.get(), buffers.device_b.get(),
+                             cudaMemcpyHostToDevice };
                 case CopyKind::d2h_pageable:
-                    return {buffers.device_a.get(), buffers.pageable.get(), cudaMemcpyDeviceToHost};
+                    return { buffers.device_a.get(), buffers.pageable.get(),
+                             cudaMemcpyDeviceToHost };
                 case CopyKind::d2d_memcpy:
                 case CopyKind::d2d_kernel:
-                    return {buffers.device_a.get(), buffers.device_b.get(),
-                            cudaMemcpyDeviceToDevice};
+                    return { buffers.device_a.get(), buffers.device_b.get(),
+                             cudaMemcpyDeviceToDevice };
             }
             return {};
         }
 
         auto copy_once(CopyKind kind, const Endpoints& ends, std::size_t bytes, cudaStream_t stream)
-            -> CudaStatus
+          -> CudaStatus
         {
             if (kind == CopyKind::d2d_kernel)
             {
                 return launch_copy(ends.source, ends.destination, bytes, stream, probe_copy_kernel);
             }
             return check(
-                cudaMemcpyAsync(ends.destination, ends.source, bytes, ends.direction, stream),
-                "cudaMemcpyAsync");
+              cudaMemcpyAsync(ends.destination, ends.source, bytes, ends.direction, stream),
+              "cudaMemcpyAsync");
         }
 
         // Puts the seed's pattern into the source and poisons the destination.
@@ -331,7 +333,7 @@ namespace envcheck::kernels
         {
             const std::size_t words = bytes / sizeof(std::uint32_t);
             if (auto status =
-                    detail::fill_random_words(buffers.device_a.get(), words, seed, stream);
+                  detail::fill_random_words(buffers.device_a.get(), words, seed, stream);
                 !status.ok())
             {
                 return status;
@@ -339,10 +341,10 @@ namespace envcheck::kernels
             if (ends.direction == cudaMemcpyHostToDevice)
             {
                 // The host source gets the pattern from the device, faster than hashing on the CPU.
-                if (auto status = check(cudaMemcpyAsync(const_cast<void*>(ends.source),
-                                                        buffers.device_a.get(), bytes,
-                                                        cudaMemcpyDeviceToHost, stream),
-                                        "cudaMemcpyAsync(DeviceToHost)");
+                if (auto status =
+                      check(cudaMemcpyAsync(const_cast<void*>(ends.source), buffers.device_a.get(),
+                                            bytes, cudaMemcpyDeviceToHost, stream),
+                            "cudaMemcpyAsync(DeviceToHost)");
                     !status.ok())
                 {
                     return status;
@@ -384,7 +386,7 @@ namespace envcheck::kernels
 
         auto measure(const BandwidthPlan& plan, const CopyRequest& request, Buffers& buffers,
                      cudaStream_t stream, long long latch_cycles, CopyMeasurement& measurement)
-            -> CudaStatus
+          -> CudaStatus
         {
             measurement.request = request;
             measurement.copies_per_sample = plan.copies_per_sample;
@@ -404,7 +406,7 @@ namespace envcheck::kernels
             }
             detail::Event start;
             detail::Event stop;
-            for (auto* event : {&start, &stop})
+            for (auto* event : { &start, &stop })
             {
                 if (auto status = event->create(); !status.ok())
                 {
@@ -455,7 +457,7 @@ namespace envcheck::kernels
                     return status;
                 }
                 measurement.latch_timed_out =
-                    measurement.latch_timed_out || (latched && flag[1] != 0);
+                  measurement.latch_timed_out || (latched && flag[1] != 0);
                 measurement.sample_ms.push_back(ms);
             }
             return verify(ends, request.bytes, plan.seed, buffers, stream, measurement.mismatches);
@@ -480,8 +482,8 @@ namespace envcheck::kernels
                 return status;
             }
             if (auto status =
-                    check(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, device),
-                          "cudaDeviceGetAttribute(ClockRate)");
+                  check(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, device),
+                        "cudaDeviceGetAttribute(ClockRate)");
                 !status.ok())
             {
                 return status;
@@ -497,7 +499,7 @@ namespace envcheck::kernels
                 }
                 CopyMeasurement measurement;
                 if (auto status =
-                        measure(plan, request, buffers, stream.get(), latch_cycles, measurement);
+                      measure(plan, request, buffers, stream.get(), latch_cycles, measurement);
                     !status.ok())
                 {
                     return status;

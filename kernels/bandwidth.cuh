@@ -21,8 +21,8 @@ namespace envcheck::kernels
         d2h_pinned,
         h2d_pageable,
         d2h_pageable,
-        d2d_memcpy,  // cudaMemcpyAsync device to device
-        d2d_kernel,  // a copy kernel on the SMs (16-byte loads and stores)
+        d2d_memcpy, // cudaMemcpyAsync device to device
+        d2d_kernel, // a copy kernel on the SMs (16-byte loads and stores)
     };
 
     [[nodiscard]] auto to_string(CopyKind kind) -> std::string_view;
@@ -30,16 +30,16 @@ namespace envcheck::kernels
     struct CopyRequest
     {
         CopyKind kind = CopyKind::h2d_pinned;
-        std::size_t bytes = 0;  // a multiple of 4
+        std::size_t bytes = 0; // a multiple of 4
     };
 
     struct CopyMeasurement
     {
         CopyRequest request;
         int copies_per_sample = 0;
-        std::vector<float> sample_ms;  // each: `copies_per_sample` copies back to back
-        std::size_t mismatches = 0;    // destination words that differ from the source pattern
-        bool latch_timed_out = false;  // the host took longer than the latch's timeout to enqueue
+        std::vector<float> sample_ms; // each: `copies_per_sample` copies back to back
+        std::size_t mismatches = 0;   // destination words that differ from the source pattern
+        bool latch_timed_out = false; // the host took longer than the latch's timeout to enqueue
     };
 
     struct BandwidthPlan
@@ -54,7 +54,7 @@ namespace envcheck::kernels
     struct BandwidthRun
     {
         CudaStatus status;
-        std::vector<CopyMeasurement> measurements;  // in the plan's order
+        std::vector<CopyMeasurement> measurements; // in the plan's order
     };
 
     [[nodiscard]] auto run_bandwidth(const BandwidthPlan& plan) -> BandwidthRun;
@@ -62,11 +62,11 @@ namespace envcheck::kernels
     // Shapes of the SM copy kernel, compared by the benchmark (tests/bench/RESULTS.md).
     enum class CopyKernel
     {
-        grid_stride,           // 4 loads in flight per thread, a grid-wide stride apart
-        tiled_streaming,       // 8 loads in flight, each block on contiguous tiles, evict-first
-        grid_stride_prefetch,  // grid_stride, loads asking L2 for 256-byte blocks (sm_80+)
-        tiled_prefetch,        // tiled, 8 loads, 256-byte L2 fetches
-        one_tile_prefetch,     // one 16 KiB tile per block (no persistent loop), 256-byte fetches
+        grid_stride,          // 4 loads in flight per thread, a grid-wide stride apart
+        tiled_streaming,      // 8 loads in flight, each block on contiguous tiles, evict-first
+        grid_stride_prefetch, // grid_stride, loads asking L2 for 256-byte blocks (sm_80+)
+        tiled_prefetch,       // tiled, 8 loads, 256-byte L2 fetches
+        one_tile_prefetch,    // one 16 KiB tile per block (no persistent loop), 256-byte fetches
     };
 
     [[nodiscard]] auto to_string(CopyKernel kernel) -> std::string_view;

@@ -1,7 +1,6 @@
-#include "kernels/bank_conflicts.cuh"
-
 #include <cmath>
 
+#include "kernels/bank_conflicts.cuh"
 #include "kernels/detail/cuda_support.cuh"
 
 namespace envcheck::kernels
@@ -12,13 +11,13 @@ namespace envcheck::kernels
 
         constexpr int threads = 256;
         constexpr int blocks_per_sm = 4;
-        constexpr int shared_floats = 2048;  // 8 KiB: 4 blocks of 8 warps fit on any SM
+        constexpr int shared_floats = 2048; // 8 KiB: 4 blocks of 8 warps fit on any SM
 
         // Lane l reads p[j * 32] with p = s + l * Stride: offsets that are multiples of 32 keep
         // every lane on the bank its row start chose, so the conflict degree is Stride's alone.
         // Through a volatile pointer every read is a real shared-memory load; four accumulators
         // keep the add latency off the critical path.
-        template <int Stride>
+        template<int Stride>
         __global__ void shared_reads(float* out, int iterations)
         {
             __shared__ float s[shared_floats];
@@ -44,7 +43,8 @@ namespace envcheck::kernels
                     acc3 += p[(j + 3) * 32];
                 }
             }
-            out[std::size_t{blockIdx.x} * blockDim.x + threadIdx.x] = (acc0 + acc1) + (acc2 + acc3);
+            out[std::size_t{ blockIdx.x } * blockDim.x + threadIdx.x] =
+              (acc0 + acc1) + (acc2 + acc3);
         }
 
         using SharedReads = void (*)(float*, int);
@@ -106,7 +106,7 @@ namespace envcheck::kernels
             {
                 return status;
             }
-            for (auto* event : {&start, &stop})
+            for (auto* event : { &start, &stop })
             {
                 if (auto status = event->create(); !status.ok())
                 {
@@ -119,11 +119,11 @@ namespace envcheck::kernels
             {
                 const SharedReads kernel = kernel_for(stride);
                 std::vector<float> times;
-                for (int r = -1; r < repeats; ++r)  // r == -1: warm-up
+                for (int r = -1; r < repeats; ++r) // r == -1: warm-up
                 {
                     float ms = 0.0f;
                     if (auto status =
-                            check(cudaEventRecord(start.get(), stream.get()), "cudaEventRecord");
+                          check(cudaEventRecord(start.get(), stream.get()), "cudaEventRecord");
                         !status.ok())
                     {
                         return status;
@@ -134,7 +134,7 @@ namespace envcheck::kernels
                         return status;
                     }
                     if (auto status =
-                            check(cudaEventRecord(stop.get(), stream.get()), "cudaEventRecord");
+                          check(cudaEventRecord(stop.get(), stream.get()), "cudaEventRecord");
                         !status.ok())
                     {
                         return status;
@@ -148,9 +148,9 @@ namespace envcheck::kernels
                         times.push_back(ms);
                     }
                 }
-                if (auto status = check(
-                        cudaMemcpy(host.data(), out.get(), out.bytes(), cudaMemcpyDeviceToHost),
-                        "cudaMemcpy(DeviceToHost)");
+                if (auto status =
+                      check(cudaMemcpy(host.data(), out.get(), out.bytes(), cudaMemcpyDeviceToHost),
+                            "cudaMemcpy(DeviceToHost)");
                     !status.ok())
                 {
                     return status;

@@ -13,15 +13,15 @@ namespace envcheck::kernels
 {
     inline constexpr int padded_stride = 33;
     // The strides measured: 1, 2, 4, 8, 16, 32 (1- to 32-way conflicts) and the padded 33.
-    inline constexpr int bank_conflict_strides[] = {1, 2, 4, 8, 16, 32, padded_stride};
+    inline constexpr int bank_conflict_strides[] = { 1, 2, 4, 8, 16, 32, padded_stride };
 
     struct BankConflictRun
     {
         CudaStatus status;
         std::vector<int> strides;
-        std::vector<std::vector<float>> times_ms;  // per stride, one per repeat
-        double reads_per_repeat = 0.0;             // 4-byte shared-memory reads, all threads
-        bool verified = false;                     // every stride summed the same values
+        std::vector<std::vector<float>> times_ms; // per stride, one per repeat
+        double reads_per_repeat = 0.0;            // 4-byte shared-memory reads, all threads
+        bool verified = false;                    // every stride summed the same values
     };
 
     // `iterations` sets the work per launch (each thread reads 32 * iterations floats).

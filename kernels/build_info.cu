@@ -1,6 +1,6 @@
-#include "kernels/build_info.cuh"
-
 #include <cuda_runtime_api.h>
+
+#include "kernels/build_info.cuh"
 
 namespace envcheck::kernels
 {

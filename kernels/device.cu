@@ -1,8 +1,7 @@
-#include "kernels/device.cuh"
-
 #include <cstdio>
 
 #include "kernels/detail/cuda_support.cuh"
+#include "kernels/device.cuh"
 
 namespace envcheck::kernels
 {
@@ -15,10 +14,10 @@ namespace envcheck::kernels
             char text[64];
             const auto* b = reinterpret_cast<const unsigned char*>(uuid.bytes);
             std::snprintf(
-                text, sizeof(text),
-                "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0],
-                b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13],
-                b[14], b[15]);
+              text, sizeof(text),
+              "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0],
+              b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13],
+              b[14], b[15]);
             return text;
         }
 
@@ -55,7 +54,7 @@ namespace envcheck::kernels
         props.uuid = format_uuid(raw.uuid);
         char bus_id[32] = {};
         props.status =
-            check(cudaDeviceGetPCIBusId(bus_id, sizeof(bus_id), index), "cudaDeviceGetPCIBusId");
+          check(cudaDeviceGetPCIBusId(bus_id, sizeof(bus_id), index), "cudaDeviceGetPCIBusId");
         if (!props.status.ok())
         {
             return props;

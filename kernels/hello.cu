@@ -1,10 +1,9 @@
-#include "kernels/hello.cuh"
-
 #include <cstring>
 #include <utility>
 #include <vector>
 
 #include "kernels/detail/cuda_support.cuh"
+#include "kernels/hello.cuh"
 
 namespace envcheck::kernels
 {
@@ -14,7 +13,7 @@ namespace envcheck::kernels
 
         __global__ void vector_add(const float* a, const float* b, float* c, std::size_t n)
         {
-            const std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
+            const std::size_t i = std::size_t{ blockIdx.x } * blockDim.x + threadIdx.x;
             if (i < n)
             {
                 c[i] = a[i] + b[i];
@@ -42,22 +41,22 @@ namespace envcheck::kernels
             {
                 return status;
             }
-            for (auto* buffer : {&a, &b, &c})
+            for (auto* buffer : { &a, &b, &c })
             {
                 if (auto status = buffer->allocate(n); !status.ok())
                 {
                     return status;
                 }
             }
-            for (auto* event : {&start, &stop})
+            for (auto* event : { &start, &stop })
             {
                 if (auto status = event->create(); !status.ok())
                 {
                     return status;
                 }
             }
-            const std::pair<float*, const float*> uploads[] = {{a.get(), host_a.data()},
-                                                               {b.get(), host_b.data()}};
+            const std::pair<float*, const float*> uploads[] = { { a.get(), host_a.data() },
+                                                                { b.get(), host_b.data() } };
             for (const auto& [device, host] : uploads)
             {
                 if (auto status = check(cudaMemcpyAsync(device, host, n * sizeof(float),
@@ -69,8 +68,8 @@ namespace envcheck::kernels
                 }
             }
             // Poison: an element the kernel does not write stays NaN and fails the comparison.
-            if (auto status = check(cudaMemsetAsync(c.get(), 0xFF, c.bytes(), stream.get()),
-                                    "cudaMemsetAsync");
+            if (auto status =
+                  check(cudaMemsetAsync(c.get(), 0xFF, c.bytes(), stream.get()), "cudaMemsetAsync");
                 !status.ok())
             {
                 return status;
@@ -98,8 +97,8 @@ namespace envcheck::kernels
             }
             std::vector<float> result(n);
             if (auto status =
-                    check(cudaMemcpy(result.data(), c.get(), c.bytes(), cudaMemcpyDeviceToHost),
-                          "cudaMemcpy(DeviceToHost)");
+                  check(cudaMemcpy(result.data(), c.get(), c.bytes(), cudaMemcpyDeviceToHost),
+                        "cudaMemcpy(DeviceToHost)");
                 !status.ok())
             {
                 return status;

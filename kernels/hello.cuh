@@ -14,8 +14,8 @@ namespace envcheck::kernels
     {
         CudaStatus status;
         std::size_t elements = 0;
-        std::size_t mismatches = 0;  // elements that differ from the CPU's a + b
-        float kernel_ms = 0.0f;      // event-timed; a first launch includes loading the module
+        std::size_t mismatches = 0; // elements that differ from the CPU's a + b
+        float kernel_ms = 0.0f;     // event-timed; a first launch includes loading the module
     };
 
     // c = a + b over `elements` random floats drawn from `seed`.

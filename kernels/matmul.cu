@@ -1,9 +1,8 @@
-#include "kernels/matmul.cuh"
-
 #include <cmath>
 #include <vector>
 
 #include "kernels/detail/cuda_support.cuh"
+#include "kernels/matmul.cuh"
 
 namespace envcheck::kernels
 {
@@ -16,7 +15,7 @@ namespace envcheck::kernels
         // ---------------------------------------------------------------------------------
         constexpr int classic_tile = 32;
 
-        template <int Pad>
+        template<int Pad>
         __global__ void matmul_classic(const float* __restrict__ a, const float* __restrict__ b,
                                        float* __restrict__ c, int m, int n, int k)
         {
@@ -30,9 +29,9 @@ namespace envcheck::kernels
             for (int t = 0; t < k; t += classic_tile)
             {
                 as[ty][tx] =
-                    (row < m && t + tx < k) ? a[static_cast<std::size_t>(row) * k + t + tx] : 0.0f;
+                  (row < m && t + tx < k) ? a[static_cast<std::size_t>(row) * k + t + tx] : 0.0f;
                 bs[ty][tx] =
-                    (t + ty < k && col < n) ? b[static_cast<std::size_t>(t + ty) * n + col] : 0.0f;
+                  (t + ty < k && col < n) ? b[static_cast<std::size_t>(t + ty) * n + col] : 0.0f;
                 __syncthreads();
 #pragma unroll
                 for (int kk = 0; kk < classic_tile; ++kk)
@@ -65,7 +64,7 @@ namespace envcheck::kernels
 
         // Four consecutive elements of a row-major matrix starting at (row, col), zero outside it.
         // Vec: cols is a multiple of 4 and the data 16-byte aligned, so a float4 is all in or out.
-        template <bool Vec>
+        template<bool Vec>
         __device__ __forceinline__ auto load4(const float* __restrict__ data, int row, int col,
                                               int rows, int cols) -> float4
         {
@@ -74,7 +73,7 @@ namespace envcheck::kernels
                 if (row < rows && col < cols)
                 {
                     return *reinterpret_cast<const float4*>(
-                        data + static_cast<std::size_t>(row) * cols + col);
+                      data + static_cast<std::size_t>(row) * cols + col);
                 }
                 return make_float4(0.0f, 0.0f, 0.0f, 0.0f);
             }
@@ -85,14 +84,14 @@ namespace envcheck::kernels
                 for (int i = 0; i < 4; ++i)
                 {
                     v[i] = (row < rows && col + i < cols)
-                               ? data[static_cast<std::size_t>(row) * cols + col + i]
-                               : 0.0f;
+                             ? data[static_cast<std::size_t>(row) * cols + col + i]
+                             : 0.0f;
                 }
                 return make_float4(v[0], v[1], v[2], v[3]);
             }
         }
 
-        template <bool Vec>
+        template<bool Vec>
         __device__ __forceinline__ void store4(float* __restrict__ data, int row, int col, int rows,
                                                int cols, const float* v)
         {
@@ -123,12 +122,12 @@ namespace envcheck::kernels
 
         // MinBlocks 2 caps registers at 128 per thread; the 16-deep tile's extra prefetch
         // registers would spill there, so it runs one block per multiprocessor with up to 255.
-        template <int TileK, bool Vec, int MinBlocks = (TileK == 8 ? 2 : 1)>
+        template<int TileK, bool Vec, int MinBlocks = (TileK == 8 ? 2 : 1)>
         __global__ void __launch_bounds__(tuned_threads, MinBlocks)
-            matmul_tuned(const float* __restrict__ a, const float* __restrict__ b,
-                         float* __restrict__ c, int m, int n, int k)
+          matmul_tuned(const float* __restrict__ a, const float* __restrict__ b,
+                       float* __restrict__ c, int m, int n, int k)
         {
-            constexpr int a_loads = tile_m * TileK / 4 / tuned_threads;  // float4 per thread
+            constexpr int a_loads = tile_m * TileK / 4 / tuned_threads; // float4 per thread
             constexpr int b_loads = TileK * tile_n / 4 / tuned_threads;
             static_assert(a_loads >= 1 && b_loads >= 1, "one float4 per thread at least");
             __shared__ __align__(16) float as[2][TileK][tile_m + a_pad];
@@ -138,8 +137,8 @@ namespace envcheck::kernels
             const int warp = tid / 32;
             const int lane = tid % 32;
             const int row0 =
-                (warp / 2) * 32 + (lane / 8) * 4;  // this thread's rows: row0.., row0+16..
-            const int col0 = (warp % 2) * 64 + (lane % 8) * 4;  // its columns: col0.., col0+32..
+              (warp / 2) * 32 + (lane / 8) * 4; // this thread's rows: row0.., row0+16..
+            const int col0 = (warp % 2) * 64 + (lane % 8) * 4; // its columns: col0.., col0+32..
             const int block_row = static_cast<int>(blockIdx.y) * tile_m;
             const int block_col = static_cast<int>(blockIdx.x) * tile_n;
 
@@ -151,8 +150,8 @@ namespace envcheck::kernels
                 for (int i = 0; i < a_loads; ++i)
                 {
                     const int f = tid + i * tuned_threads;
-                    a_next[i] = load4<Vec>(a, block_row + f / (TileK / 4),
-                                           k0 + (f % (TileK / 4)) * 4, m, k);
+                    a_next[i] =
+                      load4<Vec>(a, block_row + f / (TileK / 4), k0 + (f % (TileK / 4)) * 4, m, k);
                 }
 #pragma unroll
                 for (int i = 0; i < b_loads; ++i)
@@ -180,7 +179,7 @@ namespace envcheck::kernels
                 {
                     const int f = tid + i * tuned_threads;
                     *reinterpret_cast<float4*>(
-                        &bs[stage][f / (tile_n / 4)][(f % (tile_n / 4)) * 4]) = b_next[i];
+                      &bs[stage][f / (tile_n / 4)][(f % (tile_n / 4)) * 4]) = b_next[i];
                 }
             };
 
@@ -203,10 +202,10 @@ namespace envcheck::kernels
                     const float4 a_hi = *reinterpret_cast<const float4*>(&as[stage][kk][row0 + 16]);
                     const float4 b_lo = *reinterpret_cast<const float4*>(&bs[stage][kk][col0]);
                     const float4 b_hi = *reinterpret_cast<const float4*>(&bs[stage][kk][col0 + 32]);
-                    const float av[8] = {a_lo.x, a_lo.y, a_lo.z, a_lo.w,
-                                         a_hi.x, a_hi.y, a_hi.z, a_hi.w};
-                    const float bv[8] = {b_lo.x, b_lo.y, b_lo.z, b_lo.w,
-                                         b_hi.x, b_hi.y, b_hi.z, b_hi.w};
+                    const float av[8] = { a_lo.x, a_lo.y, a_lo.z, a_lo.w,
+                                          a_hi.x, a_hi.y, a_hi.z, a_hi.w };
+                    const float bv[8] = { b_lo.x, b_lo.y, b_lo.z, b_lo.w,
+                                          b_hi.x, b_hi.y, b_hi.z, b_hi.w };
 #pragma unroll
                     for (int i = 0; i < 8; ++i)
                     {
@@ -234,7 +233,7 @@ namespace envcheck::kernels
             }
         }
 
-        template <int TileK>
+        template<int TileK>
         auto launch_tuned(const float* a, const float* b, float* c, int m, int n, int k,
                           cudaStream_t stream) -> CudaStatus
         {
@@ -256,15 +255,15 @@ namespace envcheck::kernels
         // The CPU reference: entry (i, j) of A * B in double precision, recomputing A and B from
         // their seeds.
         auto reference_entry(int i, int j, int n, int k, std::uint32_t seed_a, std::uint32_t seed_b)
-            -> double
+          -> double
         {
             double sum = 0.0;
             for (int kk = 0; kk < k; ++kk)
             {
                 const double av =
-                    detail::random_float(seed_a, static_cast<std::uint64_t>(i) * k + kk);
+                  detail::random_float(seed_a, static_cast<std::uint64_t>(i) * k + kk);
                 const double bv =
-                    detail::random_float(seed_b, static_cast<std::uint64_t>(kk) * n + j);
+                  detail::random_float(seed_b, static_cast<std::uint64_t>(kk) * n + j);
                 sum += av * bv;
             }
             return sum;
@@ -286,7 +285,7 @@ namespace envcheck::kernels
                 return status;
             }
             for (const auto& [buffer, count] :
-                 {std::pair{&a, m * k}, std::pair{&b, k * n}, std::pair{&c, m * n}})
+                 { std::pair{ &a, m * k }, std::pair{ &b, k * n }, std::pair{ &c, m * n } })
             {
                 if (auto status = buffer->allocate(count); !status.ok())
                 {
@@ -312,7 +311,7 @@ namespace envcheck::kernels
             // Warm-up until the clocks have had min_warmup_ms of load (and at least two runs).
             detail::Event start;
             detail::Event stop;
-            for (auto* event : {&start, &stop})
+            for (auto* event : { &start, &stop })
             {
                 if (auto status = event->create(); !status.ok())
                 {
@@ -324,7 +323,7 @@ namespace envcheck::kernels
             {
                 float ms = 0.0f;
                 if (auto status =
-                        check(cudaEventRecord(start.get(), stream.get()), "cudaEventRecord");
+                      check(cudaEventRecord(start.get(), stream.get()), "cudaEventRecord");
                     !status.ok())
                 {
                     return status;
@@ -334,7 +333,7 @@ namespace envcheck::kernels
                     return status;
                 }
                 if (auto status =
-                        check(cudaEventRecord(stop.get(), stream.get()), "cudaEventRecord");
+                      check(cudaEventRecord(stop.get(), stream.get()), "cudaEventRecord");
                     !status.ok())
                 {
                     return status;
@@ -358,7 +357,7 @@ namespace envcheck::kernels
             for (int r = 0; r < plan.repeats; ++r)
             {
                 if (auto status =
-                        check(cudaEventRecord(marks[2 * r].get(), stream.get()), "cudaEventRecord");
+                      check(cudaEventRecord(marks[2 * r].get(), stream.get()), "cudaEventRecord");
                     !status.ok())
                 {
                     return status;
@@ -386,8 +385,8 @@ namespace envcheck::kernels
             }
 
             // Verification on a fresh, poisoned output: a launch that skips entries leaves NaN.
-            if (auto status = check(cudaMemsetAsync(c.get(), 0xFF, c.bytes(), stream.get()),
-                                    "cudaMemsetAsync");
+            if (auto status =
+                  check(cudaMemsetAsync(c.get(), 0xFF, c.bytes(), stream.get()), "cudaMemsetAsync");
                 !status.ok())
             {
                 return status;
@@ -403,21 +402,21 @@ namespace envcheck::kernels
             }
             std::vector<float> result(m * n);
             if (auto status =
-                    check(cudaMemcpy(result.data(), c.get(), c.bytes(), cudaMemcpyDeviceToHost),
-                          "cudaMemcpy(DeviceToHost)");
+                  check(cudaMemcpy(result.data(), c.get(), c.bytes(), cudaMemcpyDeviceToHost),
+                        "cudaMemcpy(DeviceToHost)");
                 !status.ok())
             {
                 return status;
             }
             // Corners and edges (where tiles are partial) and random interior entries.
-            std::vector<std::pair<int, int>> samples = {{0, 0},
-                                                        {0, plan.n - 1},
-                                                        {plan.m - 1, 0},
-                                                        {plan.m - 1, plan.n - 1},
-                                                        {plan.m / 2, plan.n / 2}};
+            std::vector<std::pair<int, int>> samples = { { 0, 0 },
+                                                         { 0, plan.n - 1 },
+                                                         { plan.m - 1, 0 },
+                                                         { plan.m - 1, plan.n - 1 },
+                                                         { plan.m / 2, plan.n / 2 } };
             for (std::uint64_t s = 0; samples.size() < 256; ++s)
             {
-                const auto h = detail::mix((std::uint64_t{plan.seed} << 32) ^ s);
+                const auto h = detail::mix((std::uint64_t{ plan.seed } << 32) ^ s);
                 samples.emplace_back(static_cast<int>(h % m), static_cast<int>((h >> 32) % n));
             }
             double error_squared = 0.0;
@@ -431,8 +430,8 @@ namespace envcheck::kernels
             }
             run.sampled = samples.size();
             run.relative_error = reference_squared > 0.0
-                                     ? std::sqrt(error_squared / reference_squared)
-                                     : std::sqrt(error_squared);
+                                   ? std::sqrt(error_squared / reference_squared)
+                                   : std::sqrt(error_squared);
             if (std::isnan(run.relative_error))
             {
                 run.relative_error = INFINITY;
@@ -484,7 +483,7 @@ namespace envcheck::kernels
     }
 
     auto fill_random(float* data, std::size_t count, std::uint32_t seed, Stream stream)
-        -> CudaStatus
+      -> CudaStatus
     {
         return detail::fill_random_floats(data, count, seed, stream);
     }

@@ -16,10 +16,10 @@ namespace envcheck::kernels
 {
     enum class MatmulKernel
     {
-        classic,         // 32x32 tile, one output per thread
-        classic_padded,  // the same with a [32][33] tile
-        tuned,           // 128x128x8 tile, 256 threads, 8x8 outputs per thread
-        tuned_bk16,  // the same with a 16-deep k tile: half the barriers, twice the shared memory
+        classic,        // 32x32 tile, one output per thread
+        classic_padded, // the same with a [32][33] tile
+        tuned,          // 128x128x8 tile, 256 threads, 8x8 outputs per thread
+        tuned_bk16, // the same with a 16-deep k tile: half the barriers, twice the shared memory
     };
 
     [[nodiscard]] auto to_string(MatmulKernel kernel) -> std::string_view;
@@ -36,10 +36,10 @@ namespace envcheck::kernels
     struct MatmulRun
     {
         CudaStatus status;
-        std::vector<float> times_ms;  // one per timed repeat, after warm-up
-        double relative_error = 0.0;  // ||out - ref|| / ||ref|| over the sampled entries
-        std::size_t sampled = 0;      // entries compared with the CPU's double-precision reference
-        std::size_t unwritten = 0;    // output entries still holding the NaN poison
+        std::vector<float> times_ms; // one per timed repeat, after warm-up
+        double relative_error = 0.0; // ||out - ref|| / ||ref|| over the sampled entries
+        std::size_t sampled = 0;     // entries compared with the CPU's double-precision reference
+        std::size_t unwritten = 0;   // output entries still holding the NaN poison
     };
 
     struct MatmulPlan
@@ -48,7 +48,7 @@ namespace envcheck::kernels
         int m = 1024;
         int n = 1024;
         int k = 1024;
-        double min_warmup_ms = 20.0;  // lets the clocks ramp up before timing
+        double min_warmup_ms = 20.0; // lets the clocks ramp up before timing
         int repeats = 10;
         std::uint32_t seed = 1;
     };

@@ -5,7 +5,7 @@
 
 #include <string>
 
-struct CUstream_st;  // cudaStream_t is CUstream_st*; declared here so no CUDA header is needed
+struct CUstream_st; // cudaStream_t is CUstream_st*; declared here so no CUDA header is needed
 
 namespace envcheck::kernels
 {

@@ -1,9 +1,8 @@
-#include "kernels/stream_overlap.cuh"
-
 #include <cmath>
 #include <cstring>
 
 #include "kernels/detail/cuda_support.cuh"
+#include "kernels/stream_overlap.cuh"
 
 namespace envcheck::kernels
 {
@@ -27,8 +26,8 @@ namespace envcheck::kernels
         __global__ void transform_kernel(const float* in, float* out, std::size_t count,
                                          int iterations)
         {
-            const std::size_t stride = std::size_t{gridDim.x} * blockDim.x;
-            for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count;
+            const std::size_t stride = std::size_t{ gridDim.x } * blockDim.x;
+            for (std::size_t i = std::size_t{ blockIdx.x } * blockDim.x + threadIdx.x; i < count;
                  i += stride)
             {
                 out[i] = transform(in[i], iterations);
@@ -54,8 +53,8 @@ namespace envcheck::kernels
                 const auto mark = [&](int i) -> CudaStatus
                 {
                     return marks == nullptr
-                               ? CudaStatus{}
-                               : check(cudaEventRecord(marks[i].get(), stream), "cudaEventRecord");
+                             ? CudaStatus{}
+                             : check(cudaEventRecord(marks[i].get(), stream), "cudaEventRecord");
                 };
                 if (auto status = mark(0); !status.ok())
                 {
@@ -72,9 +71,8 @@ namespace envcheck::kernels
                 {
                     return status;
                 }
-                transform_kernel<<<blocks, 256, 0, stream>>>(device_in + offset,
-                                                             device_out + offset, chunk_elements,
-                                                             plan.kernel_iterations);
+                transform_kernel<<<blocks, 256, 0, stream>>>(
+                  device_in + offset, device_out + offset, chunk_elements, plan.kernel_iterations);
                 if (auto status = detail::check_launch("transform_kernel"); !status.ok())
                 {
                     return status;
@@ -100,11 +98,11 @@ namespace envcheck::kernels
             {
                 return check(cudaErrorInvalidValue, "run_stream_overlap (plan)");
             }
-            Pipeline pipeline{plan};
+            Pipeline pipeline{ plan };
             pipeline.chunk_elements =
-                plan.bytes / sizeof(float) / static_cast<std::size_t>(plan.chunks);
+              plan.bytes / sizeof(float) / static_cast<std::size_t>(plan.chunks);
             const std::size_t elements =
-                pipeline.chunk_elements * static_cast<std::size_t>(plan.chunks);
+              pipeline.chunk_elements * static_cast<std::size_t>(plan.chunks);
             int sms = 0;
             if (auto status = detail::multiprocessor_count(sms); !status.ok())
             {
@@ -117,14 +115,14 @@ namespace envcheck::kernels
             detail::DeviceBuffer<float> device_in;
             detail::DeviceBuffer<float> device_out;
             std::vector<detail::StreamOwner> streams(static_cast<std::size_t>(plan.streams));
-            for (auto* buffer : {&host_in, &host_out})
+            for (auto* buffer : { &host_in, &host_out })
             {
                 if (auto status = buffer->allocate(elements); !status.ok())
                 {
                     return status;
                 }
             }
-            for (auto* buffer : {&device_in, &device_out})
+            for (auto* buffer : { &device_in, &device_out })
             {
                 if (auto status = buffer->allocate(elements); !status.ok())
                 {
@@ -146,15 +144,15 @@ namespace envcheck::kernels
 
             // The input: random floats made on the device, brought to the pinned buffer once.
             if (auto status =
-                    detail::fill_random_floats(device_in.get(), elements, plan.seed, first);
+                  detail::fill_random_floats(device_in.get(), elements, plan.seed, first);
                 !status.ok())
             {
                 return status;
             }
             if (auto status =
-                    check(cudaMemcpyAsync(host_in.get(), device_in.get(), elements * sizeof(float),
-                                          cudaMemcpyDeviceToHost, first),
-                          "cudaMemcpyAsync(DeviceToHost)");
+                  check(cudaMemcpyAsync(host_in.get(), device_in.get(), elements * sizeof(float),
+                                        cudaMemcpyDeviceToHost, first),
+                        "cudaMemcpyAsync(DeviceToHost)");
                 !status.ok())
             {
                 return status;
@@ -184,7 +182,7 @@ namespace envcheck::kernels
                     return status;
                 }
             }
-            for (auto* event : {&start, &stop})
+            for (auto* event : { &start, &stop })
             {
                 if (auto status = event->create(); !status.ok())
                 {
@@ -198,7 +196,7 @@ namespace envcheck::kernels
                 for (int c = 0; c < plan.chunks; ++c)
                 {
                     if (auto status =
-                            pipeline.enqueue(c, first, &marks[4 * static_cast<std::size_t>(c)]);
+                          pipeline.enqueue(c, first, &marks[4 * static_cast<std::size_t>(c)]);
                         !status.ok())
                     {
                         return status;
@@ -207,11 +205,11 @@ namespace envcheck::kernels
                 parts.assign(chunks, {});
                 for (std::size_t c = 0; c < chunks; ++c)
                 {
-                    float* targets[] = {&parts[c].h2d_ms, &parts[c].kernel_ms, &parts[c].d2h_ms};
+                    float* targets[] = { &parts[c].h2d_ms, &parts[c].kernel_ms, &parts[c].d2h_ms };
                     for (std::size_t stage = 0; stage < 3; ++stage)
                     {
                         if (auto status = detail::elapsed_ms(
-                                marks[4 * c + stage], marks[4 * c + stage + 1], *targets[stage]);
+                              marks[4 * c + stage], marks[4 * c + stage + 1], *targets[stage]);
                             !status.ok())
                         {
                             return status;

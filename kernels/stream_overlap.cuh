@@ -15,10 +15,10 @@ namespace envcheck::kernels
 {
     struct OverlapPlan
     {
-        std::size_t bytes = std::size_t{32} << 20;  // the whole input (and output)
+        std::size_t bytes = std::size_t{ 32 } << 20; // the whole input (and output)
         int chunks = 8;
         int streams = 4;
-        int kernel_iterations = 1024;  // FMAs per element: sets the kernel's share of the work
+        int kernel_iterations = 1024; // FMAs per element: sets the kernel's share of the work
         int repeats = 5;
         std::uint32_t seed = 1;
     };
@@ -34,12 +34,12 @@ namespace envcheck::kernels
     struct OverlapRun
     {
         CudaStatus status;
-        std::vector<std::vector<ChunkTimes>> parts;  // [repeat][chunk], from the one-stream runs
-        std::vector<float> serial_ms;                // one stream, per repeat
-        std::vector<float> overlapped_ms;            // `streams` streams, per repeat
-        std::size_t unwritten = 0;                   // output elements still holding the NaN poison
-        std::size_t checked = 0;     // sampled output elements compared with the CPU
-        std::size_t mismatches = 0;  // of those, the ones that differ
+        std::vector<std::vector<ChunkTimes>> parts; // [repeat][chunk], from the one-stream runs
+        std::vector<float> serial_ms;               // one stream, per repeat
+        std::vector<float> overlapped_ms;           // `streams` streams, per repeat
+        std::size_t unwritten = 0;                  // output elements still holding the NaN poison
+        std::size_t checked = 0;                    // sampled output elements compared with the CPU
+        std::size_t mismatches = 0;                 // of those, the ones that differ
     };
 
     [[nodiscard]] auto run_stream_overlap(const OverlapPlan& plan) -> OverlapRun;

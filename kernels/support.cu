@@ -11,8 +11,8 @@ namespace envcheck::kernels::detail
         __global__ void fill_random_floats_kernel(float* data, std::size_t count,
                                                   std::uint32_t seed)
         {
-            const std::size_t stride = std::size_t{gridDim.x} * blockDim.x;
-            for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count;
+            const std::size_t stride = std::size_t{ gridDim.x } * blockDim.x;
+            for (std::size_t i = std::size_t{ blockIdx.x } * blockDim.x + threadIdx.x; i < count;
                  i += stride)
             {
                 data[i] = random_float(seed, i);
@@ -22,8 +22,8 @@ namespace envcheck::kernels::detail
         __global__ void fill_random_words_kernel(std::uint32_t* data, std::size_t count,
                                                  std::uint32_t seed)
         {
-            const std::size_t stride = std::size_t{gridDim.x} * blockDim.x;
-            for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count;
+            const std::size_t stride = std::size_t{ gridDim.x } * blockDim.x;
+            for (std::size_t i = std::size_t{ blockIdx.x } * blockDim.x + threadIdx.x; i < count;
                  i += stride)
             {
                 data[i] = random_word(seed, i);
@@ -33,9 +33,9 @@ namespace envcheck::kernels::detail
         __global__ void count_nonfinite_kernel(const float* data, std::size_t count,
                                                unsigned long long* result)
         {
-            const std::size_t stride = std::size_t{gridDim.x} * blockDim.x;
+            const std::size_t stride = std::size_t{ gridDim.x } * blockDim.x;
             unsigned long long local = 0;
-            for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count;
+            for (std::size_t i = std::size_t{ blockIdx.x } * blockDim.x + threadIdx.x; i < count;
                  i += stride)
             {
                 local += isfinite(data[i]) ? 0 : 1;
@@ -50,9 +50,9 @@ namespace envcheck::kernels::detail
                                                         std::size_t count, std::uint32_t seed,
                                                         unsigned long long* result)
         {
-            const std::size_t stride = std::size_t{gridDim.x} * blockDim.x;
+            const std::size_t stride = std::size_t{ gridDim.x } * blockDim.x;
             unsigned long long local = 0;
-            for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count;
+            for (std::size_t i = std::size_t{ blockIdx.x } * blockDim.x + threadIdx.x; i < count;
                  i += stride)
             {
                 local += data[i] == random_word(seed, i) ? 0 : 1;
@@ -82,9 +82,9 @@ namespace envcheck::kernels::detail
         {
             unsigned long long host_result = 0;
             if (auto status =
-                    check(cudaMemcpyAsync(&host_result, device_result, sizeof(host_result),
-                                          cudaMemcpyDeviceToHost, stream),
-                          name);
+                  check(cudaMemcpyAsync(&host_result, device_result, sizeof(host_result),
+                                        cudaMemcpyDeviceToHost, stream),
+                        name);
                 !status.ok())
             {
                 return status;
@@ -111,7 +111,7 @@ namespace envcheck::kernels::detail
     }
 
     auto fill_random_floats(float* data, std::size_t count, std::uint32_t seed, cudaStream_t stream)
-        -> CudaStatus
+      -> CudaStatus
     {
         int blocks = 0;
         if (auto status = blocks_for(count, blocks); !status.ok())
@@ -148,7 +148,7 @@ namespace envcheck::kernels::detail
             return status;
         }
         if (auto status =
-                check(cudaMemsetAsync(result.get(), 0, result.bytes(), stream), "cudaMemsetAsync");
+              check(cudaMemsetAsync(result.get(), 0, result.bytes(), stream), "cudaMemsetAsync");
             !status.ok())
         {
             return status;
@@ -175,7 +175,7 @@ namespace envcheck::kernels::detail
             return status;
         }
         if (auto status =
-                check(cudaMemsetAsync(result.get(), 0, result.bytes(), stream), "cudaMemsetAsync");
+              check(cudaMemsetAsync(result.get(), 0, result.bytes(), stream), "cudaMemsetAsync");
             !status.ok())
         {
             return status;

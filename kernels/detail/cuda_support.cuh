@@ -19,8 +19,8 @@ namespace envcheck::kernels::detail
         {
             return {};
         }
-        return CudaStatus{static_cast<int>(error), call, cudaGetErrorName(error),
-                          cudaGetErrorString(error)};
+        return CudaStatus{ static_cast<int>(error), call, cudaGetErrorName(error),
+                           cudaGetErrorString(error) };
     }
 
     // After every <<<>>>: a launch reports its configuration errors (209 among them) only here.
@@ -29,7 +29,7 @@ namespace envcheck::kernels::detail
         return check(cudaGetLastError(), kernel);
     }
 
-    template <class T>
+    template<class T>
     class DeviceBuffer
     {
     public:
@@ -60,7 +60,7 @@ namespace envcheck::kernels::detail
     };
 
     // Page-locked host memory (cudaHostAlloc), what DMA copies need to run asynchronously.
-    template <class T>
+    template<class T>
     class PinnedBuffer
     {
     public:
@@ -76,7 +76,7 @@ namespace envcheck::kernels::detail
         }
 
         [[nodiscard]] auto allocate(std::size_t count, unsigned flags = cudaHostAllocPortable)
-            -> CudaStatus
+          -> CudaStatus
         {
             m_count = count;
             return check(cudaHostAlloc(reinterpret_cast<void**>(&m_data), count * sizeof(T), flags),
@@ -96,7 +96,10 @@ namespace envcheck::kernels::detail
         Event() = default;
         Event(const Event&) = delete;
         auto operator=(const Event&) -> Event& = delete;
-        Event(Event&& other) noexcept : m_event(std::exchange(other.m_event, nullptr)) {}
+        Event(Event&& other) noexcept
+          : m_event(std::exchange(other.m_event, nullptr))
+        {
+        }
         ~Event()
         {
             if (m_event != nullptr)
@@ -121,7 +124,8 @@ namespace envcheck::kernels::detail
         StreamOwner() = default;
         StreamOwner(const StreamOwner&) = delete;
         auto operator=(const StreamOwner&) -> StreamOwner& = delete;
-        StreamOwner(StreamOwner&& other) noexcept : m_stream(std::exchange(other.m_stream, nullptr))
+        StreamOwner(StreamOwner&& other) noexcept
+          : m_stream(std::exchange(other.m_stream, nullptr))
         {
         }
         ~StreamOwner()
@@ -146,7 +150,7 @@ namespace envcheck::kernels::detail
 
     // Milliseconds between two recorded events, after waiting for the second.
     [[nodiscard]] inline auto elapsed_ms(const Event& start, const Event& stop, float& ms)
-        -> CudaStatus
+      -> CudaStatus
     {
         if (auto status = check(cudaEventSynchronize(stop.get()), "cudaEventSynchronize");
             !status.ok())
@@ -170,14 +174,14 @@ namespace envcheck::kernels::detail
     __host__ __device__ inline auto random_float(std::uint32_t seed, std::uint64_t index) -> float
     {
         const auto bits =
-            static_cast<std::uint32_t>(mix((std::uint64_t{seed} << 40) ^ index) >> 40);
+          static_cast<std::uint32_t>(mix((std::uint64_t{ seed } << 40) ^ index) >> 40);
         return static_cast<float>(bits) * (1.0f / 8388608.0f) - 1.0f;
     }
 
     __host__ __device__ inline auto random_word(std::uint32_t seed, std::uint64_t index)
-        -> std::uint32_t
+      -> std::uint32_t
     {
-        return static_cast<std::uint32_t>(mix((std::uint64_t{seed} << 40) ^ index) >> 32);
+        return static_cast<std::uint32_t>(mix((std::uint64_t{ seed } << 40) ^ index) >> 32);
     }
 
     [[nodiscard]] auto fill_random_floats(float* data, std::size_t count, std::uint32_t seed,

@@ -18,19 +18,24 @@ namespace envcheck::checks
         // CUDA release notes Table 3, Linux x86_64, GA column (gpu-anchors.md §3.1). 13.3 from
         // the 13.3.0 release notes; 7.0-10.2 from the same table in the 11.x release notes.
         // There was no CUDA 12.7.
-        constexpr std::array<Row, 31> rows{{
-          {{7, 0}, {346, 46, 0}},   {{7, 5}, {352, 31, 0}},   {{8, 0}, {367, 48, 0}},
-          {{9, 0}, {384, 81, 0}},   {{9, 1}, {390, 46, 0}},   {{9, 2}, {396, 26, 0}},
-          {{10, 0}, {410, 48, 0}},  {{10, 1}, {418, 39, 0}},  {{10, 2}, {440, 33, 0}},
-          {{11, 0}, {450, 51, 5}},  {{11, 1}, {455, 23, 0}},  {{11, 2}, {460, 27, 3}},
-          {{11, 3}, {465, 19, 1}},  {{11, 4}, {470, 42, 1}},  {{11, 5}, {495, 29, 5}},
-          {{11, 6}, {510, 39, 1}},  {{11, 7}, {515, 43, 4}},  {{11, 8}, {520, 61, 5}},
-          {{12, 0}, {525, 60, 13}}, {{12, 1}, {530, 30, 2}},  {{12, 2}, {535, 54, 3}},
-          {{12, 3}, {545, 23, 6}},  {{12, 4}, {550, 54, 14}}, {{12, 5}, {555, 42, 2}},
-          {{12, 6}, {560, 28, 3}},  {{12, 8}, {570, 26, 0}},  {{12, 9}, {575, 51, 3}},
-          {{13, 0}, {580, 65, 6}},  {{13, 1}, {590, 44, 1}},  {{13, 2}, {595, 45, 4}},
-          {{13, 3}, {610, 43, 2}},
-        }};
+        constexpr std::array<Row, 31> rows{ {
+          { { 7, 0 }, { 346, 46, 0 } },   { { 7, 5 }, { 352, 31, 0 } },
+          { { 8, 0 }, { 367, 48, 0 } },   { { 9, 0 }, { 384, 81, 0 } },
+          { { 9, 1 }, { 390, 46, 0 } },   { { 9, 2 }, { 396, 26, 0 } },
+          { { 10, 0 }, { 410, 48, 0 } },  { { 10, 1 }, { 418, 39, 0 } },
+          { { 10, 2 }, { 440, 33, 0 } },  { { 11, 0 }, { 450, 51, 5 } },
+          { { 11, 1 }, { 455, 23, 0 } },  { { 11, 2 }, { 460, 27, 3 } },
+          { { 11, 3 }, { 465, 19, 1 } },  { { 11, 4 }, { 470, 42, 1 } },
+          { { 11, 5 }, { 495, 29, 5 } },  { { 11, 6 }, { 510, 39, 1 } },
+          { { 11, 7 }, { 515, 43, 4 } },  { { 11, 8 }, { 520, 61, 5 } },
+          { { 12, 0 }, { 525, 60, 13 } }, { { 12, 1 }, { 530, 30, 2 } },
+          { { 12, 2 }, { 535, 54, 3 } },  { { 12, 3 }, { 545, 23, 6 } },
+          { { 12, 4 }, { 550, 54, 14 } }, { { 12, 5 }, { 555, 42, 2 } },
+          { { 12, 6 }, { 560, 28, 3 } },  { { 12, 8 }, { 570, 26, 0 } },
+          { { 12, 9 }, { 575, 51, 3 } },  { { 13, 0 }, { 580, 65, 6 } },
+          { { 13, 1 }, { 590, 44, 1 } },  { { 13, 2 }, { 595, 45, 4 } },
+          { { 13, 3 }, { 610, 43, 2 } },
+        } };
 
         struct Family
         {
@@ -40,11 +45,11 @@ namespace envcheck::checks
 
         // Minor-version compatibility, CUDA release notes Table 2 (gpu-anchors.md §3.2); 11.x
         // uses the 450.80.02 that NVIDIA gives for 11.1-11.8 (11.0 itself needs its GA driver).
-        constexpr std::array<Family, 3> families{{
-          {11, {450, 80, 2}},
-          {12, {525, 60, 13}},
-          {13, {580, 65, 6}},
-        }};
+        constexpr std::array<Family, 3> families{ {
+          { 11, { 450, 80, 2 } },
+          { 12, { 525, 60, 13 } },
+          { 13, { 580, 65, 6 } },
+        } };
 
         auto find_row(model::CudaVersion cuda) -> const Row*
         {
@@ -72,7 +77,7 @@ namespace envcheck::checks
         {
             return std::nullopt;
         }
-        std::array<int, 3> numbers{0, 0, 0};
+        std::array<int, 3> numbers{ 0, 0, 0 };
         for (std::size_t i = 0; i < parts.size(); ++i)
         {
             const auto value = util::parse_uint(parts[i]);
@@ -86,7 +91,7 @@ namespace envcheck::checks
         {
             return std::nullopt; // "12.2" is a CUDA version, not a driver
         }
-        return DriverVersion{numbers[0], numbers[1], numbers[2]};
+        return DriverVersion{ numbers[0], numbers[1], numbers[2] };
     }
 
     auto driver_requirement(model::CudaVersion cuda) -> std::optional<DriverRequirement>
@@ -104,7 +109,7 @@ namespace envcheck::checks
                 family = std::min(entry.minimum, row->full);
             }
         }
-        return DriverRequirement{cuda, row->full, family};
+        return DriverRequirement{ cuda, row->full, family };
     }
 
     auto newest_cuda_for(DriverVersion driver) -> std::optional<model::CudaVersion>

@@ -102,8 +102,9 @@ namespace envcheck::checks
         // The CUDA version a package set names, from its most telling entry.
         auto cuda_of(const PackageSet& set) -> std::string
         {
-            static constexpr std::array<std::string_view, 3> preferred{
-              "cuda-version", "pytorch-cuda", "cudatoolkit"};
+            static constexpr std::array<std::string_view, 3> preferred{ "cuda-version",
+                                                                        "pytorch-cuda",
+                                                                        "cudatoolkit" };
             for (const auto name : preferred)
             {
                 for (const auto& entry : set.packages)
@@ -133,8 +134,9 @@ namespace envcheck::checks
         auto is_framework(std::string_view name) -> bool
         {
             static constexpr std::array<std::string_view, 9> frameworks{
-              "pytorch", "torch", "tensorflow", "tensorflow-gpu", "tensorflow-cpu", "jax",
-              "jaxlib",  "numpy", "cupy"};
+                "pytorch", "torch", "tensorflow", "tensorflow-gpu", "tensorflow-cpu", "jax",
+                "jaxlib",  "numpy", "cupy"
+            };
             return std::find(frameworks.begin(), frameworks.end(), name) != frameworks.end();
         }
 
@@ -155,9 +157,9 @@ namespace envcheck::checks
             {
                 return std::nullopt;
             }
-            return Risk{RiskKind::framework, newer.name + " " + major_minor(older.version) +
-                                               " -> " + major_minor(newer.version) +
-                                               (major ? " (major)" : " (0.x minor)")};
+            return Risk{ RiskKind::framework, newer.name + " " + major_minor(older.version) +
+                                                " -> " + major_minor(newer.version) +
+                                                (major ? " (major)" : " (0.x minor)") };
         }
 
         void add_risks(PackageChange& change, const std::string& old_cuda,
@@ -168,8 +170,8 @@ namespace envcheck::checks
             if (names_cuda && old_cuda != new_cuda)
             {
                 change.risks.push_back(
-                  Risk{RiskKind::cuda, "CUDA " + (old_cuda.empty() ? "unpinned" : old_cuda) +
-                                         " -> " + (new_cuda.empty() ? "unpinned" : new_cuda)});
+                  Risk{ RiskKind::cuda, "CUDA " + (old_cuda.empty() ? "unpinned" : old_cuda) +
+                                          " -> " + (new_cuda.empty() ? "unpinned" : new_cuda) });
             }
             if (change.kind != ChangeKind::changed)
             {
@@ -184,7 +186,8 @@ namespace envcheck::checks
                 const std::string to = major_minor(newer.version);
                 if (!from.empty() && !to.empty() && from != to)
                 {
-                    change.risks.push_back(Risk{RiskKind::python, "python " + from + " -> " + to});
+                    change.risks.push_back(
+                      Risk{ RiskKind::python, "python " + from + " -> " + to });
                 }
             }
             else if (is_framework(name))
@@ -356,16 +359,18 @@ namespace envcheck::checks
             entry.channel = package.channel;
             if (package.manager == model::Manager::conda)
             {
-                entry.text = package.name + "=" + package.version + (package.build.empty() ? "" : "=" + package.build);
+                entry.text = package.name + "=" + package.version +
+                             (package.build.empty() ? "" : "=" + package.build);
             }
             else
             {
                 entry.text = package.name + "==" + package.version;
             }
             // The artifact's hash is part of what is compared, not of what is shown.
-            entry.canonical = entry.text + " " + (package.sha256.empty() ? package.md5 : package.sha256);
-            if (!package.channel.empty()
-                && std::find(set.channels.begin(), set.channels.end(), package.channel) == set.channels.end())
+            entry.canonical =
+              entry.text + " " + (package.sha256.empty() ? package.md5 : package.sha256);
+            if (!package.channel.empty() && std::find(set.channels.begin(), set.channels.end(),
+                                                      package.channel) == set.channels.end())
             {
                 set.channels.push_back(package.channel);
             }

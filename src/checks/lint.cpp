@@ -16,77 +16,82 @@ namespace envcheck::checks
 
         constexpr std::string_view unpinned_id = "repro.unpinned";
 
-        const std::array<LintRule, 17> table{{
-          {"syntax.matchspec", error, "A conda dependency that does not parse as a MatchSpec.",
-           "Write 'name', 'name=1.2', 'name>=1.2,<2' or 'name=1.2=build', without spaces around "
-           "operators.",
-           rules::matchspec_syntax},
-          {"syntax.pip-line", error,
-           "A pip line that is neither a PEP 508 requirement nor a pip option pip knows.",
-           "Write 'name==1.2', 'name @ URL', a VCS URL, or a pip option such as --extra-index-url.",
-           rules::pip_line_syntax},
-          {"duplicate.package", warning, "A package listed twice in the same section.",
-           "Keep one entry per package and combine the constraints into it.",
-           rules::duplicate_package},
-          {"conflict.unsatisfiable", error,
-           "Version constraints on one package that no version satisfies.",
-           "Remove one of the contradictory pins.", rules::unsatisfiable},
-          {"conflict.conda-and-pip", warning,
-           "The same package from conda and from pip; pip overwrites conda's files behind its "
-           "back.",
-           "Install the package from one manager only, preferably conda.", rules::conda_and_pip},
-          {unpinned_id, warning,
-           "A package without a version: each solve may pick a different one (--strict: error).",
-           "Pin a version, such as 'numpy=1.26' (conda) or 'numpy==1.26.4' (pip).",
-           rules::unpinned},
-          {"repro.pip-url-unpinned", warning,
-           "A pip requirement from a URL without a hash, or from version control without a commit.",
-           "Pin a commit ('@<40-hex sha>') or add '#sha256=<hash>' to the URL.",
-           rules::pip_url_unpinned},
-          {"repro.no-channels", warning,
-           "No channels: the solver uses whatever the machine's .condarc lists.",
-           "List the channels, such as 'channels: [conda-forge, nodefaults]'.", rules::no_channels},
-          {"repro.defaults-mixed", warning,
-           "Anaconda's defaults mixed with conda-forge, whose packages are built against different "
-           "libraries.",
-           "Use conda-forge with nodefaults, or defaults alone.", rules::defaults_mixed},
-          {"repro.nodefaults", info,
-           "Channels without 'nodefaults': conda appends the .condarc defaults.",
-           "Add 'nodefaults' as the last channel.", rules::nodefaults},
-          {"cuda.version-mismatch", error,
-           "Two specs (cudatoolkit, cuda-version, pytorch-cuda, cuda-*, CUDA build strings, +cuXYZ "
-           "wheels) "
-           "naming different CUDA versions.",
-           "Pin one CUDA version and make every CUDA package and build agree with it.",
-           rules::cuda_version_mismatch},
-          {"cuda.gpu-build-with-cpuonly", error,
-           "A CUDA build (a *cuda* build string, pytorch-cuda) next to cpuonly or a CPU build.",
-           "Remove cpuonly for a GPU environment, or the CUDA pins for a CPU one.",
-           rules::gpu_build_with_cpuonly},
-          {"cuda.pytorch-cuda-needs-nvidia", error,
-           "pytorch-cuda without the nvidia channel, where its CUDA libraries are published.",
-           "Add 'nvidia' to channels, after 'pytorch'.", rules::pytorch_cuda_needs_nvidia},
-          {"cuda.pytorch-cuda-unpublished", error,
-           "A pytorch and pytorch-cuda pair the pytorch channel never published together.",
-           "Pick a pytorch-cuda version published for that PyTorch (see the table in the README).",
-           rules::pytorch_cuda_unpublished},
-          {"python.build-mismatch", error,
-           "A build string for one Python version next to a python pin for another.",
-           "Drop the build string (conda env export --no-builds) or make python match it.",
-           rules::python_build_mismatch},
-          {"cuda.driver-too-old", error,
-           "The CUDA runtime needs a newer driver than --target-driver/--target-cuda, even with "
-           "minor-version "
-           "compatibility.",
-           "Pin an older CUDA (cuda-version, pytorch-cuda) or upgrade the fleet's driver.",
-           rules::driver_too_old},
-          {"cuda.driver-minor-compat", warning,
-           "The CUDA runtime is newer than --target-driver/--target-cuda: it runs only under "
-           "minor-version "
-           "compatibility, where PTX from a newer toolkit cannot be JIT-compiled.",
-           "Pin the CUDA minor the driver supports, or upgrade the driver.",
-           rules::driver_minor_compat},
-        }};
+        const std::array<LintRule, 17> table{ {
+          { "syntax.matchspec", error, "A conda dependency that does not parse as a MatchSpec.",
+            "Write 'name', 'name=1.2', 'name>=1.2,<2' or 'name=1.2=build', without spaces around "
+            "operators.",
+            rules::matchspec_syntax },
+          { "syntax.pip-line", error,
+            "A pip line that is neither a PEP 508 requirement nor a pip option pip knows.",
+            "Write 'name==1.2', 'name @ URL', a VCS URL, or a pip option such as "
+            "--extra-index-url.",
+            rules::pip_line_syntax },
+          { "duplicate.package", warning, "A package listed twice in the same section.",
+            "Keep one entry per package and combine the constraints into it.",
+            rules::duplicate_package },
+          { "conflict.unsatisfiable", error,
+            "Version constraints on one package that no version satisfies.",
+            "Remove one of the contradictory pins.", rules::unsatisfiable },
+          { "conflict.conda-and-pip", warning,
+            "The same package from conda and from pip; pip overwrites conda's files behind its "
+            "back.",
+            "Install the package from one manager only, preferably conda.", rules::conda_and_pip },
+          { unpinned_id, warning,
+            "A package without a version: each solve may pick a different one (--strict: error).",
+            "Pin a version, such as 'numpy=1.26' (conda) or 'numpy==1.26.4' (pip).",
+            rules::unpinned },
+          { "repro.pip-url-unpinned", warning,
+            "A pip requirement from a URL without a hash, or from version control without a "
+            "commit.",
+            "Pin a commit ('@<40-hex sha>') or add '#sha256=<hash>' to the URL.",
+            rules::pip_url_unpinned },
+          { "repro.no-channels", warning,
+            "No channels: the solver uses whatever the machine's .condarc lists.",
+            "List the channels, such as 'channels: [conda-forge, nodefaults]'.",
+            rules::no_channels },
+          { "repro.defaults-mixed", warning,
+            "Anaconda's defaults mixed with conda-forge, whose packages are built against "
+            "different "
+            "libraries.",
+            "Use conda-forge with nodefaults, or defaults alone.", rules::defaults_mixed },
+          { "repro.nodefaults", info,
+            "Channels without 'nodefaults': conda appends the .condarc defaults.",
+            "Add 'nodefaults' as the last channel.", rules::nodefaults },
+          { "cuda.version-mismatch", error,
+            "Two specs (cudatoolkit, cuda-version, pytorch-cuda, cuda-*, CUDA build strings, "
+            "+cuXYZ "
+            "wheels) "
+            "naming different CUDA versions.",
+            "Pin one CUDA version and make every CUDA package and build agree with it.",
+            rules::cuda_version_mismatch },
+          { "cuda.gpu-build-with-cpuonly", error,
+            "A CUDA build (a *cuda* build string, pytorch-cuda) next to cpuonly or a CPU build.",
+            "Remove cpuonly for a GPU environment, or the CUDA pins for a CPU one.",
+            rules::gpu_build_with_cpuonly },
+          { "cuda.pytorch-cuda-needs-nvidia", error,
+            "pytorch-cuda without the nvidia channel, where its CUDA libraries are published.",
+            "Add 'nvidia' to channels, after 'pytorch'.", rules::pytorch_cuda_needs_nvidia },
+          { "cuda.pytorch-cuda-unpublished", error,
+            "A pytorch and pytorch-cuda pair the pytorch channel never published together.",
+            "Pick a pytorch-cuda version published for that PyTorch (see the table in the README).",
+            rules::pytorch_cuda_unpublished },
+          { "python.build-mismatch", error,
+            "A build string for one Python version next to a python pin for another.",
+            "Drop the build string (conda env export --no-builds) or make python match it.",
+            rules::python_build_mismatch },
+          { "cuda.driver-too-old", error,
+            "The CUDA runtime needs a newer driver than --target-driver/--target-cuda, even with "
+            "minor-version "
+            "compatibility.",
+            "Pin an older CUDA (cuda-version, pytorch-cuda) or upgrade the fleet's driver.",
+            rules::driver_too_old },
+          { "cuda.driver-minor-compat", warning,
+            "The CUDA runtime is newer than --target-driver/--target-cuda: it runs only under "
+            "minor-version "
+            "compatibility, where PTX from a newer toolkit cannot be JIT-compiled.",
+            "Pin the CUDA minor the driver supports, or upgrade the driver.",
+            rules::driver_minor_compat },
+        } };
 
         auto by_position(const formats::EnvDiagnostic& a, const formats::EnvDiagnostic& b) -> bool
         {
@@ -114,7 +119,7 @@ namespace envcheck::checks
         for (const auto& rule : table)
         {
             catalog.push_back(
-              formats::LoaderRule{rule.id, rule.severity, rule.description, rule.fix});
+              formats::LoaderRule{ rule.id, rule.severity, rule.description, rule.fix });
         }
         return catalog;
     }
@@ -128,11 +133,11 @@ namespace envcheck::checks
         const LintRule& rule = row != table.end() ? *row : table.front();
         if (position.line == 0)
         {
-            position = {1, 1};
+            position = { 1, 1 };
         }
         findings.push_back(formats::EnvDiagnostic{
           std::string(rule.severity), std::string(rule.id), std::move(message), position,
-          fix.empty() ? std::string(rule.fix) : std::move(fix)});
+          fix.empty() ? std::string(rule.fix) : std::move(fix) });
     }
 
     auto lint_environment(const formats::EnvironmentFile& file, const LintOptions& options)
@@ -164,7 +169,7 @@ namespace envcheck::checks
         auto loaded = formats::load_environment_yaml(text);
         if (!loaded)
         {
-            return {loaded.error()};
+            return { loaded.error() };
         }
         return lint_environment(*loaded, options);
     }

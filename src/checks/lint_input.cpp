@@ -16,12 +16,12 @@ namespace envcheck::checks
     namespace
     {
         // Every CUDA release the driver table knows, oldest first; lowest_cuda() walks them.
-        constexpr std::array<model::CudaVersion, 31> cuda_releases{{
-          {7, 0},  {7, 5},  {8, 0},  {9, 0},  {9, 1},  {9, 2},  {10, 0}, {10, 1},
-          {10, 2}, {11, 0}, {11, 1}, {11, 2}, {11, 3}, {11, 4}, {11, 5}, {11, 6},
-          {11, 7}, {11, 8}, {12, 0}, {12, 1}, {12, 2}, {12, 3}, {12, 4}, {12, 5},
-          {12, 6}, {12, 8}, {12, 9}, {13, 0}, {13, 1}, {13, 2}, {13, 3},
-        }};
+        constexpr std::array<model::CudaVersion, 31> cuda_releases{ {
+          { 7, 0 },  { 7, 5 },  { 8, 0 },  { 9, 0 },  { 9, 1 },  { 9, 2 },  { 10, 0 }, { 10, 1 },
+          { 10, 2 }, { 11, 0 }, { 11, 1 }, { 11, 2 }, { 11, 3 }, { 11, 4 }, { 11, 5 }, { 11, 6 },
+          { 11, 7 }, { 11, 8 }, { 12, 0 }, { 12, 1 }, { 12, 2 }, { 12, 3 }, { 12, 4 }, { 12, 5 },
+          { 12, 6 }, { 12, 8 }, { 12, 9 }, { 13, 0 }, { 13, 1 }, { 13, 2 }, { 13, 3 },
+        } };
 
         // "118" -> "11.8", "92" -> "9.2", "120" -> "12.0"; a two-digit run that a glob follows
         // ("cuda12*") names only the major.
@@ -88,9 +88,9 @@ namespace envcheck::checks
         {
             if (start.line == 0)
             {
-                return {1, 1};
+                return { 1, 1 };
             }
-            return {start.line, start.column + offset};
+            return { start.line, start.column + offset };
         }
 
         auto parse_conda(const formats::EnvDependency& entry) -> CondaSpec
@@ -270,7 +270,8 @@ namespace envcheck::checks
                         std::string selector) -> CudaClaim
         {
             CudaClaim claim{
-              std::move(source), std::move(cuda_spec), position, std::move(selector), {}, {}};
+                std::move(source), std::move(cuda_spec), position, std::move(selector), {}, {}
+            };
             claim.spec = specs::VersionSpec::parse(claim.cuda_spec).value_or(specs::VersionSpec{});
             claim.lowest = lowest_cuda(claim.spec);
             return claim;
@@ -346,22 +347,22 @@ namespace envcheck::checks
         // Packages versioned like the CUDA release they belong to. Not cuda-python (bindings
         // that serve every minor of a major) nor the libcu* libraries (their own numbering).
         static constexpr std::array<std::string_view, 16> names{
-          "cudatoolkit",
-          "cudatoolkit-dev",
-          "cuda-version",
-          "pytorch-cuda",
-          "cuda",
-          "cuda-toolkit",
-          "cuda-runtime",
-          "cuda-cudart",
-          "cuda-cudart-dev",
-          "cuda-libraries",
-          "cuda-libraries-dev",
-          "cuda-nvcc",
-          "cuda-compiler",
-          "cuda-nvrtc",
-          "cuda-cupti",
-          "cuda-nvtx",
+            "cudatoolkit",
+            "cudatoolkit-dev",
+            "cuda-version",
+            "pytorch-cuda",
+            "cuda",
+            "cuda-toolkit",
+            "cuda-runtime",
+            "cuda-cudart",
+            "cuda-cudart-dev",
+            "cuda-libraries",
+            "cuda-libraries-dev",
+            "cuda-nvcc",
+            "cuda-compiler",
+            "cuda-nvrtc",
+            "cuda-cupti",
+            "cuda-nvtx",
         };
         return std::find(names.begin(), names.end(), conda_name) != names.end();
     }
@@ -374,7 +375,7 @@ namespace envcheck::checks
     auto cuda_in_wheel_tag(std::string_view text) -> std::string
     {
         const std::string lower = util::to_lower(text);
-        for (const std::string_view marker : {"+cu", "/whl/cu", "/cu"})
+        for (const std::string_view marker : { "+cu", "/whl/cu", "/cu" })
         {
             const std::size_t at = lower.find(marker);
             if (at == std::string::npos)
@@ -417,7 +418,7 @@ namespace envcheck::checks
         }();
         for (std::size_t i = 0; i < releases.size(); ++i)
         {
-            const std::array<specs::VersionSpec, 2> pair{cuda_spec, releases[i]};
+            const std::array<specs::VersionSpec, 2> pair{ cuda_spec, releases[i] };
             if (conda_satisfiable(pair) == Satisfiable::yes)
             {
                 return cuda_releases[i];

@@ -83,11 +83,11 @@ namespace envcheck::checks::rules
         auto pip_name_of(std::string_view conda_name) -> std::string
         {
             static const std::map<std::string_view, std::string_view> aliases{
-              {"pytorch", "torch"},           {"pytorch-gpu", "torch"},
-              {"pytorch-cpu", "torch"},       {"pytables", "tables"},
-              {"py-opencv", "opencv-python"}, {"matplotlib-base", "matplotlib"},
-              {"py-xgboost", "xgboost"},      {"pyqt", "pyqt5"},
-              {"msgpack-python", "msgpack"},  {"python-graphviz", "graphviz"},
+                { "pytorch", "torch" },           { "pytorch-gpu", "torch" },
+                { "pytorch-cpu", "torch" },       { "pytables", "tables" },
+                { "py-opencv", "opencv-python" }, { "matplotlib-base", "matplotlib" },
+                { "py-xgboost", "xgboost" },      { "pyqt", "pyqt5" },
+                { "msgpack-python", "msgpack" },  { "python-graphviz", "graphviz" },
             };
             const auto found = aliases.find(conda_name);
             if (found != aliases.end())
@@ -396,7 +396,7 @@ namespace envcheck::checks::rules
             return;
         }
         const formats::TextPosition position =
-          input.file->has_channels ? input.file->channels_position : formats::TextPosition{1, 1};
+          input.file->has_channels ? input.file->channels_position : formats::TextPosition{ 1, 1 };
         add_finding(findings, "repro.no-channels",
                     input.file->has_channels
                       ? "'channels' is empty: the solver uses whatever .condarc lists"
@@ -452,8 +452,8 @@ namespace envcheck::checks::rules
                 {
                     continue;
                 }
-                const std::array<specs::VersionSpec, 2> pair{claims[earlier].spec,
-                                                             claims[later].spec};
+                const std::array<specs::VersionSpec, 2> pair{ claims[earlier].spec,
+                                                              claims[later].spec };
                 if (conda_satisfiable(pair) == Satisfiable::no)
                 {
                     add_finding(findings, "cuda.version-mismatch",
@@ -531,10 +531,10 @@ namespace envcheck::checks::rules
         // pytorch.org/get-started/previous-versions (2.0-2.5). The channel published no
         // pytorch-cuda builds before 1.13 (cudatoolkit then) or after 2.5 (pytorch#138506).
         static const std::vector<PytorchCudaRow> table{
-          {"1.13", {"11.6", "11.7"}},        {"2.0", {"11.7", "11.8"}},
-          {"2.1", {"11.8", "12.1"}},         {"2.2", {"11.8", "12.1"}},
-          {"2.3", {"11.8", "12.1"}},         {"2.4", {"11.8", "12.1", "12.4"}},
-          {"2.5", {"11.8", "12.1", "12.4"}},
+            { "1.13", { "11.6", "11.7" } },        { "2.0", { "11.7", "11.8" } },
+            { "2.1", { "11.8", "12.1" } },         { "2.2", { "11.8", "12.1" } },
+            { "2.3", { "11.8", "12.1" } },         { "2.4", { "11.8", "12.1", "12.4" } },
+            { "2.5", { "11.8", "12.1", "12.4" } },
         };
         return table;
     }
@@ -552,8 +552,8 @@ namespace envcheck::checks::rules
         bool pytorch_in_table = false;
         for (const auto& row : pytorch_cuda_table())
         {
-            const std::vector<std::string> pytorch_pair{pytorch->version,
-                                                        std::string(row.pytorch) + ".*"};
+            const std::vector<std::string> pytorch_pair{ pytorch->version,
+                                                         std::string(row.pytorch) + ".*" };
             if (conda_satisfiable(pytorch_pair) == Satisfiable::no)
             {
                 continue;
@@ -561,8 +561,8 @@ namespace envcheck::checks::rules
             pytorch_in_table = true;
             for (const auto cuda : row.cuda)
             {
-                const std::vector<std::string> cuda_pair{pytorch_cuda->version,
-                                                         std::string(cuda) + ".*"};
+                const std::vector<std::string> cuda_pair{ pytorch_cuda->version,
+                                                          std::string(cuda) + ".*" };
                 if (conda_satisfiable(cuda_pair) != Satisfiable::no)
                 {
                     return;
@@ -609,7 +609,7 @@ namespace envcheck::checks::rules
             {
                 continue;
             }
-            const std::vector<std::string> pair{python->version, tag + ".*"};
+            const std::vector<std::string> pair{ python->version, tag + ".*" };
             if (conda_satisfiable(pair) == Satisfiable::no)
             {
                 add_finding(findings, "python.build-mismatch",
@@ -665,7 +665,7 @@ namespace envcheck::checks::rules
               input.options.target_driver
                 ? "driver " + input.options.target_driver->to_string()
                 : "a driver for CUDA " + input.options.target_cuda->to_string();
-            return DriverVerdict{needing, *runtime, *support, *requirement, fleet};
+            return DriverVerdict{ needing, *runtime, *support, *requirement, fleet };
         }
     }
 

@@ -22,8 +22,8 @@ namespace envcheck::checks
         auto format(double value, std::chars_format style, int precision) -> std::string
         {
             std::array<char, 64> buffer{};
-            const auto result = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value,
-                                              style, precision);
+            const auto result =
+              std::to_chars(buffer.data(), buffer.data() + buffer.size(), value, style, precision);
             return std::string(buffer.data(), result.ptr);
         }
 
@@ -147,39 +147,39 @@ namespace envcheck::checks
 
     auto crosses_host_link(const model::BaselineMetric& metric) -> bool
     {
-        return metric.probe == "stream-overlap" || metric.name.starts_with("h2d_")
-               || metric.name.starts_with("d2h_");
+        return metric.probe == "stream-overlap" || metric.name.starts_with("h2d_") ||
+               metric.name.starts_with("d2h_");
     }
 
     auto likely_causes(const model::PerfContext& context, const model::PerfBaseline& baseline,
                        const model::BaselineMetric& metric) -> std::vector<std::string>
     {
         std::vector<std::string> causes;
-        if (!context.gpu_name.empty() && !baseline.device_name.empty()
-            && context.gpu_name != baseline.device_name)
+        if (!context.gpu_name.empty() && !baseline.device_name.empty() &&
+            context.gpu_name != baseline.device_name)
         {
-            causes.push_back("a different GPU model: the baseline was measured on "
-                             + baseline.device_name + ", this is " + context.gpu_name);
+            causes.push_back("a different GPU model: the baseline was measured on " +
+                             baseline.device_name + ", this is " + context.gpu_name);
         }
         if (context.other_compute_processes && *context.other_compute_processes > 0)
         {
             const int count = *context.other_compute_processes;
-            causes.push_back(std::to_string(count) + " other process"
-                             + (count == 1 ? " is" : "es are") + " using the GPU");
+            causes.push_back(std::to_string(count) + " other process" +
+                             (count == 1 ? " is" : "es are") + " using the GPU");
         }
         std::vector<std::string> reasons;
         std::copy_if(context.clock_event_reasons.begin(), context.clock_event_reasons.end(),
                      std::back_inserter(reasons), is_throttling);
         const bool clock_known = context.sm_clock_mhz_current && context.sm_clock_mhz_max;
         const bool clock_low =
-            clock_known && *context.sm_clock_mhz_current < *context.sm_clock_mhz_max * 9 / 10;
+          clock_known && *context.sm_clock_mhz_current < *context.sm_clock_mhz_max * 9 / 10;
         if (!reasons.empty() || clock_low)
         {
             std::string cause = "clocks held back";
             if (clock_known)
             {
-                cause += ": SM clock " + std::to_string(*context.sm_clock_mhz_current) + " MHz of "
-                         + std::to_string(*context.sm_clock_mhz_max) + " MHz max";
+                cause += ": SM clock " + std::to_string(*context.sm_clock_mhz_current) +
+                         " MHz of " + std::to_string(*context.sm_clock_mhz_max) + " MHz max";
             }
             if (!reasons.empty())
             {
@@ -188,25 +188,25 @@ namespace envcheck::checks
             }
             causes.push_back(std::move(cause));
         }
-        if (crosses_host_link(metric) && context.pcie_generation_current
-            && context.pcie_generation_max && context.pcie_width_current && context.pcie_width_max
-            && (*context.pcie_generation_current < *context.pcie_generation_max
-                || *context.pcie_width_current < *context.pcie_width_max))
+        if (crosses_host_link(metric) && context.pcie_generation_current &&
+            context.pcie_generation_max && context.pcie_width_current && context.pcie_width_max &&
+            (*context.pcie_generation_current < *context.pcie_generation_max ||
+             *context.pcie_width_current < *context.pcie_width_max))
         {
-            causes.push_back("the PCIe link trained at "
-                             + link(*context.pcie_generation_current, *context.pcie_width_current)
-                             + ", below its maximum "
-                             + link(*context.pcie_generation_max, *context.pcie_width_max));
+            causes.push_back("the PCIe link trained at " +
+                             link(*context.pcie_generation_current, *context.pcie_width_current) +
+                             ", below its maximum " +
+                             link(*context.pcie_generation_max, *context.pcie_width_max));
         }
         if (context.ecc_uncorrected_volatile && *context.ecc_uncorrected_volatile > 0)
         {
-            causes.push_back(std::to_string(*context.ecc_uncorrected_volatile)
-                             + " uncorrected ECC errors since the driver loaded");
+            causes.push_back(std::to_string(*context.ecc_uncorrected_volatile) +
+                             " uncorrected ECC errors since the driver loaded");
         }
         if (context.ecc_corrected_volatile && *context.ecc_corrected_volatile > 0)
         {
-            causes.push_back(std::to_string(*context.ecc_corrected_volatile)
-                             + " corrected ECC errors since the driver loaded");
+            causes.push_back(std::to_string(*context.ecc_corrected_volatile) +
+                             " corrected ECC errors since the driver loaded");
         }
         return causes;
     }
@@ -226,10 +226,10 @@ namespace envcheck::checks
             comparison.baseline = metric;
             comparison.tolerance = tolerance.for_metric(metric);
             const auto probe =
-                std::find_if(measured.probes.begin(), measured.probes.end(),
-                             [&](const auto& candidate) { return candidate.id == metric.probe; });
+              std::find_if(measured.probes.begin(), measured.probes.end(),
+                           [&](const auto& candidate) { return candidate.id == metric.probe; });
             const model::Metric* fresh =
-                probe == measured.probes.end() ? nullptr : probe->metric(metric.name);
+              probe == measured.probes.end() ? nullptr : probe->metric(metric.name);
             if (probe != measured.probes.end() && probe->status == model::Status::skip)
             {
                 comparison.status = model::Status::skip;
@@ -237,27 +237,27 @@ namespace envcheck::checks
                 comparisons.push_back(std::move(comparison));
                 continue;
             }
-            if (fresh == nullptr || probe->status != model::Status::pass
-                || !std::isfinite(fresh->value))
+            if (fresh == nullptr || probe->status != model::Status::pass ||
+                !std::isfinite(fresh->value))
             {
                 comparison.status = model::Status::fail;
                 comparison.message =
-                    metric.key() + " not measured: "
-                    + (probe == measured.probes.end()
-                           ? std::string("the probe did not run")
-                           : std::string(model::to_string(probe->status)) + ": " + probe->message);
+                  metric.key() + " not measured: " +
+                  (probe == measured.probes.end()
+                     ? std::string("the probe did not run")
+                     : std::string(model::to_string(probe->status)) + ": " + probe->message);
                 comparisons.push_back(std::move(comparison));
                 continue;
             }
             comparison.measured = fresh->value;
             comparison.change =
-                metric.value != 0.0 ? (fresh->value - metric.value) / metric.value : 0.0;
+              metric.value != 0.0 ? (fresh->value - metric.value) / metric.value : 0.0;
             comparison.drop = metric.direction == model::MetricDirection::higher_is_better
-                                  ? -comparison.change
-                                  : comparison.change;
-            const std::string values = "(" + with_unit(metric.value, metric.unit) + " locked, "
-                                       + with_unit(fresh->value, metric.unit) + " now; tolerance "
-                                       + percent(comparison.tolerance) + ")";
+                                ? -comparison.change
+                                : comparison.change;
+            const std::string values = "(" + with_unit(metric.value, metric.unit) + " locked, " +
+                                       with_unit(fresh->value, metric.unit) + " now; tolerance " +
+                                       percent(comparison.tolerance) + ")";
             if (comparison.drop <= comparison.tolerance)
             {
                 comparison.status = model::Status::pass;
@@ -268,21 +268,21 @@ namespace envcheck::checks
             comparison.status = model::Status::fail;
             comparison.causes = likely_causes(context, baseline, metric);
             comparison.message =
-                metric.key()
-                + (metric.direction == model::MetricDirection::higher_is_better ? " dropped "
-                                                                                : " slowed ")
-                + percent(comparison.drop) + " " + values + "; likely cause: "
-                + (comparison.causes.empty()
-                       ? std::string("none found in the machine facts (clocks, PCIe link, ECC, "
-                                     "other processes look normal)")
-                       : util::join(comparison.causes, "; "));
+              metric.key() +
+              (metric.direction == model::MetricDirection::higher_is_better ? " dropped "
+                                                                            : " slowed ") +
+              percent(comparison.drop) + " " + values + "; likely cause: " +
+              (comparison.causes.empty()
+                 ? std::string("none found in the machine facts (clocks, PCIe link, ECC, "
+                               "other processes look normal)")
+                 : util::join(comparison.causes, "; "));
             comparisons.push_back(std::move(comparison));
         }
         return comparisons;
     }
 
     auto to_check_outcomes(const std::vector<PerfComparison>& comparisons, int device_index)
-        -> std::vector<model::CheckOutcome>
+      -> std::vector<model::CheckOutcome>
     {
         std::vector<model::CheckOutcome> outcomes;
         for (const auto& comparison : comparisons)
@@ -291,7 +291,7 @@ namespace envcheck::checks
             outcome.id = "perf." + comparison.baseline.key();
             outcome.status = comparison.status;
             outcome.message = comparison.message;
-            outcome.labels = {{"gpu", std::to_string(device_index)}};
+            outcome.labels = { { "gpu", std::to_string(device_index) } };
             outcome.metrics["baseline"] = comparison.baseline.value;
             outcome.metrics["tolerance"] = comparison.tolerance;
             if (comparison.measured)
@@ -302,10 +302,10 @@ namespace envcheck::checks
             if (comparison.status == model::Status::fail)
             {
                 outcome.fix = comparison.causes.empty()
-                                  ? "rerun 'envcheck smoke --full' to confirm; if it holds, relock "
-                                    "on purpose "
-                                    "with 'envcheck lock'"
-                                  : "address the cause above, then rerun 'envcheck check'";
+                                ? "rerun 'envcheck smoke --full' to confirm; if it holds, relock "
+                                  "on purpose "
+                                  "with 'envcheck lock'"
+                                : "address the cause above, then rerun 'envcheck check'";
             }
             outcomes.push_back(std::move(outcome));
         }

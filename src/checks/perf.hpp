@@ -34,12 +34,12 @@ namespace envcheck::checks
     struct PerfComparison
     {
         model::BaselineMetric baseline;
-        std::optional<double> measured;  // nullopt: the probe did not report the metric
-        double change = 0.0;             // (measured - baseline) / baseline, signed
-        double drop = 0.0;       // the loss in the metric's own direction; negative is a gain
-        double tolerance = 0.0;  // the allowed drop
+        std::optional<double> measured; // nullopt: the probe did not report the metric
+        double change = 0.0;            // (measured - baseline) / baseline, signed
+        double drop = 0.0;      // the loss in the metric's own direction; negative is a gain
+        double tolerance = 0.0; // the allowed drop
         model::Status status = model::Status::pass;
-        std::vector<std::string> causes;  // likely causes of a drop, most decisive first
+        std::vector<std::string> causes; // likely causes of a drop, most decisive first
         std::string message;
     };
 
@@ -49,7 +49,7 @@ namespace envcheck::checks
                                            const model::DeviceSmoke& measured,
                                            const model::PerfContext& context,
                                            const PerfTolerance& tolerance)
-        -> std::vector<PerfComparison>;
+      -> std::vector<PerfComparison>;
 
     // Applies one `check --perf-tolerance` value: "15%" or "0.15" replaces the 10% of the default
     // (a noisy metric still gets three times its spread); "bandwidth.h2d_pinned_gbps=5%" sets one
@@ -62,7 +62,7 @@ namespace envcheck::checks
     [[nodiscard]] auto likely_causes(const model::PerfContext& context,
                                      const model::PerfBaseline& baseline,
                                      const model::BaselineMetric& metric)
-        -> std::vector<std::string>;
+      -> std::vector<std::string>;
 
     // Whether a metric moves data between host and device (so the PCIe link bounds it).
     [[nodiscard]] auto crosses_host_link(const model::BaselineMetric& metric) -> bool;

@@ -58,7 +58,8 @@ namespace envcheck::checks
         {
             return { SlurmAction::none, {}, "a check failed, but the node's state is unknown" };
         }
-        return { SlurmAction::none, {},
+        return { SlurmAction::none,
+                 {},
                  "all checks pass (a Prolog asks scontrol only when it has a node to drain)" };
     }
 

@@ -30,8 +30,8 @@ namespace envcheck::checks
     // The node to act on: --node, else $SLURMD_NODENAME (set by slurmd for its scripts), else
     // the host name up to its first dot, as Slurm's NodeName defaults to `hostname -s`.
     [[nodiscard]] auto slurm_node_name(std::string_view node_option,
-                                       std::string_view slurmd_nodename,
-                                       std::string_view hostname) -> std::string;
+                                       std::string_view slurmd_nodename, std::string_view hostname)
+      -> std::string;
 
     // Whether the node's state must be asked for. A health check always asks: it may have to
     // resume a node. A Prolog asks only when a check failed: Slurm asks prologs not to call

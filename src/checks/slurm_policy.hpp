@@ -17,8 +17,8 @@ namespace envcheck::checks
     enum class SlurmAction
     {
         none,
-        drain,   // scontrol update NodeName=N State=DRAIN Reason="..."
-        resume,  // scontrol update NodeName=N State=RESUME
+        drain,  // scontrol update NodeName=N State=DRAIN Reason="..."
+        resume, // scontrol update NodeName=N State=RESUME
     };
 
     [[nodiscard]] auto to_string(SlurmAction action) -> std::string_view;
@@ -26,17 +26,18 @@ namespace envcheck::checks
     struct SlurmDecision
     {
         SlurmAction action = SlurmAction::none;
-        std::string reason;       // for drain
-        std::string explanation;  // one line for the log
+        std::string reason;      // for drain
+        std::string explanation; // one line for the log
     };
 
     // "envcheck: <check id>: <message>", one line, at most `max_length` characters.
-    [[nodiscard]] auto slurm_drain_reason(const model::CheckOutcome& failure, std::size_t max_length = 200)
-        -> std::string;
+    [[nodiscard]] auto slurm_drain_reason(const model::CheckOutcome& failure,
+                                          std::size_t max_length = 200) -> std::string;
 
     // `runs` are the checks just run on the node (all must pass for the node to be healthy).
     [[nodiscard]] auto decide_slurm_action(const formats::SlurmNode& node,
-                                           const std::vector<model::CheckRun>& runs) -> SlurmDecision;
+                                           const std::vector<model::CheckRun>& runs)
+      -> SlurmDecision;
 }
 
 #endif

@@ -26,7 +26,8 @@ namespace envcheck::cli
         }
 
         // $CONDARC, else ~/.condarc; absent files are an empty configuration, as for conda.
-        auto read_condarc(const system::Environment& variables) -> util::Result<formats::CondaConfig>
+        auto read_condarc(const system::Environment& variables)
+          -> util::Result<formats::CondaConfig>
         {
             std::string path = variable(variables, "CONDARC");
             if (path.empty())
@@ -54,25 +55,30 @@ namespace envcheck::cli
 
     void add_channel_check_options(CLI::App& app, ChannelCheckOptions& options)
     {
-        app.add_flag("--check-channels", options.enabled,
-                     "Fetch the channels' repodata and report pins that no package on the platform satisfies");
-        app.add_option("--platform", options.platform,
-                       "With --check-channels: the platform to check, e.g. linux-64 (default: this machine's)");
-        app.add_option("--channel-alias", options.channel_alias,
-                       "With --check-channels: where channel names live (default $ENVCHECK_CHANNEL_ALIAS, "
-                       "~/.condarc's channel_alias, else https://conda.anaconda.org)");
-        app.add_option("--cache-dir", options.cache_dir,
-                       "With --check-channels: the repodata cache (default $XDG_CACHE_HOME/envcheck)");
+        app.add_flag(
+          "--check-channels", options.enabled,
+          "Fetch the channels' repodata and report pins that no package on the platform satisfies");
+        app.add_option(
+          "--platform", options.platform,
+          "With --check-channels: the platform to check, e.g. linux-64 (default: this machine's)");
+        app.add_option(
+          "--channel-alias", options.channel_alias,
+          "With --check-channels: where channel names live (default $ENVCHECK_CHANNEL_ALIAS, "
+          "~/.condarc's channel_alias, else https://conda.anaconda.org)");
+        app.add_option(
+          "--cache-dir", options.cache_dir,
+          "With --check-channels: the repodata cache (default $XDG_CACHE_HOME/envcheck)");
         app.add_flag("--offline", options.offline,
                      "With --check-channels: answer from the cache alone, without the network");
     }
 
-    auto check_channels(const std::string& text, const std::string& file_name, const ChannelCheckOptions& options)
-        -> util::Result<std::vector<formats::EnvDiagnostic>>
+    auto check_channels(const std::string& text, const std::string& file_name,
+                        const ChannelCheckOptions& options)
+      -> util::Result<std::vector<formats::EnvDiagnostic>>
     {
         const auto variables = system::read_environment();
-        auto platform = formats::parse_platform(options.platform.empty() ? prefix::current_platform()
-                                                                         : options.platform);
+        auto platform = formats::parse_platform(
+          options.platform.empty() ? prefix::current_platform() : options.platform);
         if (!platform)
         {
             return util::unexpected(platform.error());
@@ -83,9 +89,9 @@ namespace envcheck::cli
             return util::unexpected(condarc.error());
         }
         auto cache_dir = options.cache_dir.empty()
-                             ? net::default_cache_directory(variable(variables, "XDG_CACHE_HOME"),
-                                                            variable(variables, "HOME"))
-                             : util::Result<std::string>(options.cache_dir);
+                           ? net::default_cache_directory(variable(variables, "XDG_CACHE_HOME"),
+                                                          variable(variables, "HOME"))
+                           : util::Result<std::string>(options.cache_dir);
         if (!cache_dir)
         {
             return util::unexpected(cache_dir.error());
@@ -94,27 +100,29 @@ namespace envcheck::cli
         std::filesystem::create_directories(*cache_dir, error);
         if (error)
         {
-            return util::unexpected(util::make_error(util::ErrorKind::io,
-                                                     "cannot create the cache directory: " + error.message(),
-                                                     util::SourceLocation{*cache_dir, 0, 0}));
+            return util::unexpected(util::make_error(
+              util::ErrorKind::io, "cannot create the cache directory: " + error.message(),
+              util::SourceLocation{ *cache_dir, 0, 0 }));
         }
 
         auto file = formats::parse_environment_yaml(text, file_name);
         if (!file)
         {
-            return std::vector<formats::EnvDiagnostic>{};  // lint already reports why it does not load
+            return std::vector<formats::EnvDiagnostic>{}; // lint already reports why it does not
+                                                          // load
         }
         const auto params = formats::make_resolve_params(
-            *condarc,
-            formats::choose_channel_alias(options.channel_alias, variable(variables, "ENVCHECK_CHANNEL_ALIAS"),
-                                          *condarc),
-            *platform);
+          *condarc,
+          formats::choose_channel_alias(options.channel_alias,
+                                        variable(variables, "ENVCHECK_CHANNEL_ALIAS"), *condarc),
+          *platform);
         std::vector<std::string> written;
         for (const auto& channel : file->channels)
         {
             written.push_back(channel.value);
         }
-        auto channels = formats::resolve_channels(formats::environment_channels(written, *condarc), params);
+        auto channels =
+          formats::resolve_channels(formats::environment_channels(written, *condarc), params);
         if (!channels)
         {
             return util::unexpected(channels.error());
@@ -134,7 +142,7 @@ namespace envcheck::cli
         std::vector<formats::EnvDiagnostic> findings;
         for (const auto& request : *requests)
         {
-            checks::ChannelSubdir subdir{request.channel, request.subdir, nullptr, false};
+            checks::ChannelSubdir subdir{ request.channel, request.subdir, nullptr, false };
             const std::string url = request.channel.repodata_url(request.subdir);
             auto body = cache.fetch(client, url);
             if (!body)
@@ -145,9 +153,11 @@ namespace envcheck::cli
                 }
                 else
                 {
-                    findings.push_back({"warning", std::string(checks::channel_availability_rule),
-                                        "cannot read " + url + ": " + body.error().message, {},
-                                        body.error().hint});
+                    findings.push_back({ "warning",
+                                         std::string(checks::channel_availability_rule),
+                                         "cannot read " + url + ": " + body.error().message,
+                                         {},
+                                         body.error().hint });
                 }
             }
             else if (auto index = formats::RepodataIndex::build(body->body, names))
@@ -157,12 +167,16 @@ namespace envcheck::cli
             }
             else
             {
-                findings.push_back({"warning", std::string(checks::channel_availability_rule),
-                                    url + " is not valid repodata: " + index.error().to_string(), {}, ""});
+                findings.push_back({ "warning",
+                                     std::string(checks::channel_availability_rule),
+                                     url + " is not valid repodata: " + index.error().to_string(),
+                                     {},
+                                     "" });
             }
             repodata.push_back(std::move(subdir));
         }
-        auto availability = checks::check_channel_availability(specs, *channels, *platform, repodata, params);
+        auto availability =
+          checks::check_channel_availability(specs, *channels, *platform, repodata, params);
         findings.insert(findings.end(), availability.begin(), availability.end());
         return findings;
     }

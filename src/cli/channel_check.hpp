@@ -20,9 +20,9 @@ namespace envcheck::cli
     struct ChannelCheckOptions
     {
         bool enabled = false;
-        std::string platform;       // empty: this machine's
-        std::string channel_alias;  // --channel-alias
-        std::string cache_dir;      // empty: $XDG_CACHE_HOME/envcheck or ~/.cache/envcheck
+        std::string platform;      // empty: this machine's
+        std::string channel_alias; // --channel-alias
+        std::string cache_dir;     // empty: $XDG_CACHE_HOME/envcheck or ~/.cache/envcheck
         bool offline = false;
     };
 
@@ -32,7 +32,7 @@ namespace envcheck::cli
     // usage (an unknown --platform, an unusable cache directory, an unreadable .condarc).
     [[nodiscard]] auto check_channels(const std::string& text, const std::string& file_name,
                                       const ChannelCheckOptions& options)
-        -> util::Result<std::vector<formats::EnvDiagnostic>>;
+      -> util::Result<std::vector<formats::EnvDiagnostic>>;
 }
 
 #endif

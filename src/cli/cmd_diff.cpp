@@ -1,5 +1,6 @@
 // `envcheck diff OLD NEW`: the semantic difference between two environment files, or two locks
-// (README "envcheck diff"). Exit 0 when they are equal, 1 when they differ (like diff(1)), 2 on errors.
+// (README "envcheck diff"). Exit 0 when they are equal, 1 when they differ (like diff(1)), 2 on
+// errors.
 #include <memory>
 #include <string>
 
@@ -14,8 +15,8 @@
 #include "cli/output.hpp"
 #include "formats/environment_yaml.hpp"
 #include "formats/lock.hpp"
-#include "prefix/locate.hpp"
 #include "fsio/files.hpp"
+#include "prefix/locate.hpp"
 #include "report/diff_report.hpp"
 
 namespace envcheck::cli
@@ -26,7 +27,7 @@ namespace envcheck::cli
         std::string new_path;
         report::DiffFormat format = report::DiffFormat::text;
         std::string output;
-        std::string platform;    // locks: the platform of a multi-platform lock
+        std::string platform;                // locks: the platform of a multi-platform lock
         std::string environment = "default"; // pixi.lock: the environment
     };
 
@@ -98,7 +99,7 @@ namespace envcheck::cli
                 for (const auto& risk : change.risks)
                 {
                     entry.risks.push_back(
-                      report::DiffRisk{std::string(checks::to_string(risk.kind)), risk.message});
+                      report::DiffRisk{ std::string(checks::to_string(risk.kind)), risk.message });
                 }
                 out.entries.push_back(std::move(entry));
             }
@@ -124,7 +125,9 @@ namespace envcheck::cli
               util::ErrorKind::usage,
               "cannot compare a lock with an environment file: " +
                 (older->is_lock ? options.old_path : options.new_path) + " is a lock",
-              {}, "diff two environment files, or two locks (envcheck check --lock compares a lock with an installed environment)"));
+              {},
+              "diff two environment files, or two locks (envcheck check --lock compares a lock "
+              "with an installed environment)"));
         }
         const auto diff = checks::diff_package_sets(older->set, newer->set);
         const report::DiffReport diff_report = to_report(diff, options);
@@ -153,7 +156,7 @@ namespace envcheck::cli
                   report::parse_diff_format(name).value_or(report::DiffFormat::text);
             },
             "Output: text (default), markdown (for a pull-request comment) or json")
-          ->check(CLI::IsMember({"text", "markdown", "json"}));
+          ->check(CLI::IsMember({ "text", "markdown", "json" }));
         app.add_option("-o,--output", options->output,
                        "Write the report to this file instead of standard output");
         app.add_option("--platform", options->platform,

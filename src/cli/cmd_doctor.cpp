@@ -1,7 +1,8 @@
 // envcheck doctor: walks the chain from hardware to framework and names the first broken link
 // (src/checks/doctor.hpp). The machine comes from the probe (cmd_probe.hpp); the environment
-// from --prefix, --lock, --env, $VIRTUAL_ENV or $CONDA_PREFIX; framework.runtime-check runs the environment's
-// own python (src/system/framework_check.hpp) once the machine's links up to the CUDA devices hold.
+// from --prefix, --lock, --env, $VIRTUAL_ENV or $CONDA_PREFIX; framework.runtime-check runs the
+// environment's own python (src/system/framework_check.hpp) once the machine's links up to the CUDA
+// devices hold.
 //
 // Exit codes: 0 CUDA is usable (and the given environment can use it); 1 a check failed; 2 bad
 // usage or an environment that cannot be read.
@@ -19,16 +20,16 @@
 #include "cli/cmd_probe.hpp"
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
-#include "cli/inputs.hpp"
 #include "cli/fleet_output.hpp"
+#include "cli/inputs.hpp"
 #include "cli/output.hpp"
 #include "formats/environment_yaml.hpp"
 #include "formats/lock.hpp"
 #include "fsio/files.hpp"
 #include "prefix/reader.hpp"
 #include "pypi/pip_line.hpp"
-#include "specs/match_spec.hpp"
 #include "report/doctor_report.hpp"
+#include "specs/match_spec.hpp"
 #include "system/framework_check.hpp"
 #include "util/strings.hpp"
 

@@ -13,8 +13,8 @@
 #include "cli/command.hpp"
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
-#include "cli/inputs.hpp"
 #include "cli/fleet_output.hpp"
+#include "cli/inputs.hpp"
 #include "cli/output.hpp"
 #include "fsio/files.hpp"
 #include "model/cuda_version.hpp"
@@ -45,7 +45,7 @@ namespace envcheck::cli
                 out.push_back(report::LintRuleInfo{
                   std::string(rule.id),
                   report::parse_severity(rule.severity).value_or(report::Severity::error),
-                  std::string(rule.description), std::string(rule.fix)});
+                  std::string(rule.description), std::string(rule.fix) });
             }
             return out;
         }
@@ -53,13 +53,13 @@ namespace envcheck::cli
         auto to_report(const std::string& path,
                        const std::vector<formats::EnvDiagnostic>& diagnostics) -> report::LintFile
         {
-            report::LintFile file{path, {}};
+            report::LintFile file{ path, {} };
             for (const auto& item : diagnostics)
             {
                 file.diagnostics.push_back(report::LintDiagnostic{
                   report::parse_severity(item.severity).value_or(report::Severity::error),
                   item.rule, item.message, std::max<std::size_t>(item.position.line, 1),
-                  std::max<std::size_t>(item.position.column, 1), item.fix});
+                  std::max<std::size_t>(item.position.column, 1), item.fix });
             }
             return file;
         }
@@ -139,11 +139,13 @@ namespace envcheck::cli
                     return report_error(unpublished.error());
                 }
                 diagnostics.insert(diagnostics.end(), unpublished->begin(), unpublished->end());
-                std::stable_sort(diagnostics.begin(), diagnostics.end(),
-                                 [](const formats::EnvDiagnostic& a, const formats::EnvDiagnostic& b) {
-                                     return std::pair(a.position.line, a.position.column) <
-                                            std::pair(b.position.line, b.position.column);
-                                 });
+                std::stable_sort(
+                  diagnostics.begin(), diagnostics.end(),
+                  [](const formats::EnvDiagnostic& a, const formats::EnvDiagnostic& b)
+                  {
+                      return std::pair(a.position.line, a.position.column) <
+                             std::pair(b.position.line, b.position.column);
+                  });
             }
             lint_report.files.push_back(to_report(path, diagnostics));
         }
@@ -160,7 +162,8 @@ namespace envcheck::cli
         {
             auto run = report::to_check_run(lint_report);
             clock.stamp(run);
-            rendered = render_fleet_report(options.format.name, {run}, {}, options.format.expiry_seconds);
+            rendered =
+              render_fleet_report(options.format.name, { run }, {}, options.format.expiry_seconds);
         }
         const int written = emit(rendered, options.output);
         if (written != code(Exit::ok))
@@ -177,7 +180,7 @@ namespace envcheck::cli
         add_input_options(app);
         app.add_option("files", options->files,
                        "Environment files to lint ('-' reads standard input)");
-        add_report_format_options(app, options->format, {"text", "json", "sarif", "github"});
+        add_report_format_options(app, options->format, { "text", "json", "sarif", "github" });
         app.add_flag("--strict", options->strict, "Make repro.unpinned an error");
         auto* driver = app.add_option(
           "--target-driver", options->target_driver,

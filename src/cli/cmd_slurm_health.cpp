@@ -102,7 +102,8 @@ namespace envcheck::cli
             checks::DoctorEnvironment environment;
             environment.source = "--lock " + options.lock;
             environment.packages = lock->packages;
-            environment.framework_check_skipped = "slurm-health does not run the environment's python";
+            environment.framework_check_skipped =
+              "slurm-health does not run the environment's python";
             return LockCheck{ std::move(environment), model::to_check_run(check) };
         }
 
@@ -134,8 +135,8 @@ namespace envcheck::cli
             const RunClock clock;
             const auto hook =
               options.prolog ? checks::SlurmHook::prolog : checks::SlurmHook::health_check;
-            const auto budget = checks::slurm_health_budget(std::chrono::milliseconds(
-              static_cast<long long>(options.timeout_seconds * 1000.0)));
+            const auto budget = checks::slurm_health_budget(
+              std::chrono::milliseconds(static_cast<long long>(options.timeout_seconds * 1000.0)));
             const auto variables = system::read_environment();
             const auto slurmd_nodename = variables.find("SLURMD_NODENAME");
             const std::string node = checks::slurm_node_name(
@@ -245,8 +246,8 @@ namespace envcheck::cli
             {
                 (options.output.empty() || options.output == "-" ? std::cerr : std::cout) << log;
             }
-            const bool passed = std::all_of(runs.begin(), runs.end(),
-                                            [](const model::CheckRun& run) { return run.passed(); });
+            const bool passed = std::all_of(
+              runs.begin(), runs.end(), [](const model::CheckRun& run) { return run.passed(); });
             return passed ? code(Exit::ok) : code(Exit::findings);
         }
     }
@@ -254,9 +255,10 @@ namespace envcheck::cli
     auto setup_slurm_health(CLI::App& app) -> Run
     {
         auto options = std::make_shared<SlurmHealthOptions>();
-        app.add_option("--node", options->node,
-                       "The Slurm node to act on (default $SLURMD_NODENAME, else the short host "
-                       "name)")
+        app
+          .add_option("--node", options->node,
+                      "The Slurm node to act on (default $SLURMD_NODENAME, else the short host "
+                      "name)")
           ->option_text("NAME");
         add_root_option(app, options->root);
         auto* lock = app
@@ -274,8 +276,9 @@ namespace envcheck::cli
                      "Slurm drain the node and requeue the job)");
         app.add_flag("--dry-run", options->dry_run,
                      "Print what would be done to the node; change nothing");
-        app.add_option("--scontrol", options->scontrol,
-                       "The scontrol program (default: scontrol from PATH)")
+        app
+          .add_option("--scontrol", options->scontrol,
+                      "The scontrol program (default: scontrol from PATH)")
           ->option_text("PATH");
         app
           .add_option("--timeout", options->timeout_seconds,

@@ -10,15 +10,14 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <vector>
-
 #include <unistd.h>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
-#include "cli/commands.hpp"
 #include "checks/doctor.hpp"
 #include "cli/cmd_probe.hpp"
+#include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/fleet_output.hpp"
 #include "cli/output.hpp"
@@ -36,7 +35,7 @@ namespace envcheck::cli
         {
             int device = 0;
             bool all_devices = false;
-            bool quick = false;  // the default; the flag documents the choice
+            bool quick = false; // the default; the flag documents the choice
             bool full = false;
             ReportFormatChoice format;
             std::string output;
@@ -83,16 +82,16 @@ namespace envcheck::cli
                 {
                     // A prefix ("matmul") names its probe; otherwise the closest spelling.
                     const auto prefixed =
-                        std::find_if(known.begin(), known.end(),
-                                     [&](const std::string& name) { return name.starts_with(id); });
+                      std::find_if(known.begin(), known.end(),
+                                   [&](const std::string& name) { return name.starts_with(id); });
                     const auto suggestion = prefixed != known.end() && !id.empty()
-                                                ? std::optional<std::string>(*prefixed)
-                                                : util::closest_match(id, known);
+                                              ? std::optional<std::string>(*prefixed)
+                                              : util::closest_match(id, known);
                     return report_error(util::make_error(
-                        util::ErrorKind::usage, "unknown probe '" + id + "'", {},
-                        suggestion ? "did you mean '" + *suggestion
-                                         + "'? ('envcheck smoke --list' lists them)"
-                                   : "'envcheck smoke --list' lists the probes"));
+                      util::ErrorKind::usage, "unknown probe '" + id + "'", {},
+                      suggestion
+                        ? "did you mean '" + *suggestion + "'? ('envcheck smoke --list' lists them)"
+                        : "'envcheck smoke --list' lists the probes"));
                 }
             }
             for (const auto& id : known)
@@ -138,11 +137,13 @@ namespace envcheck::cli
             auto machine = probe_this_machine("/", 20.0);
             if (machine)
             {
-                const auto doctor = checks::run_doctor(checks::DoctorInput{std::move(*machine), std::nullopt});
+                const auto doctor =
+                  checks::run_doctor(checks::DoctorInput{ std::move(*machine), std::nullopt });
                 if (doctor.first_broken_link)
                 {
                     const auto* broken = doctor.outcome(*doctor.first_broken_link);
-                    std::string verdict = "envcheck doctor: " + *doctor.first_broken_link + " failed: " + broken->message;
+                    std::string verdict = "envcheck doctor: " + *doctor.first_broken_link +
+                                          " failed: " + broken->message;
                     if (!broken->fix.empty())
                     {
                         verdict += " (fix: " + broken->fix + ")";
@@ -163,9 +164,9 @@ namespace envcheck::cli
             gpu::SmokeRequest request;
             request.mode = options.full ? model::SmokeMode::full : model::SmokeMode::quick;
             request.device =
-                options.all_devices ? std::nullopt : std::optional<int>(options.device);
+              options.all_devices ? std::nullopt : std::optional<int>(options.device);
             request.probe_timeout =
-                std::chrono::milliseconds(static_cast<long long>(options.timeout_seconds * 1000.0));
+              std::chrono::milliseconds(static_cast<long long>(options.timeout_seconds * 1000.0));
             if (!options.probes.empty() && !gpu::probes().empty())
             {
                 if (const int status = resolve_probes(options.probes, request.probes);
@@ -177,8 +178,8 @@ namespace envcheck::cli
 
             auto report = gpu::run_smoke(request, terminal_progress());
             const bool probed = report.availability == model::GpuAvailability::available;
-            if (!probed && report.availability != model::GpuAvailability::built_without_cuda
-                && report.availability != model::GpuAvailability::no_such_device)
+            if (!probed && report.availability != model::GpuAvailability::built_without_cuda &&
+                report.availability != model::GpuAvailability::no_such_device)
             {
                 report.diagnosis = no_gpu_verdict(report);
             }
@@ -189,7 +190,8 @@ namespace envcheck::cli
             }
             else if (options.format.name == "text")
             {
-                rendered = report::render_smoke_text(report, report::SmokeTextOptions{options.full});
+                rendered =
+                  report::render_smoke_text(report, report::SmokeTextOptions{ options.full });
             }
             else
             {
@@ -197,7 +199,7 @@ namespace envcheck::cli
                 clock.stamp(run);
                 report::NodeFeatures features;
                 features.smoke_passed = report.passed();
-                rendered = render_fleet_report(options.format.name, {run}, features,
+                rendered = render_fleet_report(options.format.name, { run }, features,
                                                options.format.expiry_seconds);
             }
             if (const int status = emit(rendered, options.output); status != code(Exit::ok))
@@ -215,24 +217,26 @@ namespace envcheck::cli
     auto setup_smoke(CLI::App& app) -> Run
     {
         auto options = std::make_shared<SmokeOptions>();
-        auto* device = app.add_option("--device", options->device,
-                                      "The GPU to probe, by CUDA ordinal (default 0)")
-                           ->check(CLI::NonNegativeNumber);
-        auto* all_devices = app.add_flag("--all-devices", options->all_devices,
-                                         "Probe every GPU, one after another");
+        auto* device = app
+                         .add_option("--device", options->device,
+                                     "The GPU to probe, by CUDA ordinal (default 0)")
+                         ->check(CLI::NonNegativeNumber);
+        auto* all_devices =
+          app.add_flag("--all-devices", options->all_devices, "Probe every GPU, one after another");
         device->excludes(all_devices);
         auto* quick =
-            app.add_flag("--quick", options->quick,
-                         "One size per probe, under 0.5 s of GPU time on an H200 (the default)");
+          app.add_flag("--quick", options->quick,
+                       "One size per probe, under 0.5 s of GPU time on an H200 (the default)");
         auto* full =
-            app.add_flag("--full", options->full, "Size sweeps and more repeats, under 10 s");
+          app.add_flag("--full", options->full, "Size sweeps and more repeats, under 10 s");
         full->excludes(quick);
-        add_report_format_options(app, options->format, {"text", "json"});
+        add_report_format_options(app, options->format, { "text", "json" });
         app.add_option("-o,--output", options->output,
                        "Write the report to this file (atomically) instead of stdout");
-        app.add_option("--timeout", options->timeout_seconds,
-                       "Seconds a probe may run without finishing before it is killed (default 30)")
-            ->check(CLI::PositiveNumber);
+        app
+          .add_option("--timeout", options->timeout_seconds,
+                      "Seconds a probe may run without finishing before it is killed (default 30)")
+          ->check(CLI::PositiveNumber);
         app.add_option("--probe", options->probes, "Run only this probe (repeatable); see --list");
         app.add_flag("--list", options->list, "List the probes and exit");
         return [options] { return run_smoke(*options); };

@@ -1,24 +1,45 @@
 // The command table: one row per subcommand, in the order `envcheck --help` lists them.
+#include "cli/commands.hpp"
+
 #include <array>
 
 #include "cli/command.hpp"
-#include "cli/commands.hpp"
 
 namespace envcheck::cli
 {
     namespace
     {
-        constexpr std::array<Command, 9> table{{
-            {"lint", "Check environment.yml files: syntax, conflicts, reproducibility, CUDA stack", setup_lint},
-            {"diff", "Compare two environment files: packages added, removed, re-pinned; risky changes", setup_diff},
-            {"smoke", "Run the GPU probe kernels (hello, matmul, bank conflicts, overlap, bandwidth)", setup_smoke},
-            {"probe", "Report this machine: OS, PCI, kernel driver, device nodes, NVML, CUDA driver, runtime", setup_probe},
-            {"doctor", "Find why CUDA is not available: every link from hardware to framework, with fixes", setup_doctor},
-            {"lock", "Write the lock of an installed environment: packages, machine, performance baselines", setup_lock},
-            {"check", "Check an installed environment against its environment file and lock (--deep: every file)", setup_check},
-            {"export", "Export a lock or an environment as @EXPLICIT, a pinned environment.yml or requirements.txt", setup_export},
-            {"slurm-health", "Slurm HealthCheckProgram/Prolog: drain a node whose checks fail, resume it when they pass", setup_slurm_health},
-        }};
+        constexpr std::array<Command, 9> table{ {
+          { "lint", "Check environment.yml files: syntax, conflicts, reproducibility, CUDA stack",
+            setup_lint },
+          { "diff",
+            "Compare two environment files: packages added, removed, re-pinned; risky changes",
+            setup_diff },
+          { "smoke",
+            "Run the GPU probe kernels (hello, matmul, bank conflicts, overlap, bandwidth)",
+            setup_smoke },
+          { "probe",
+            "Report this machine: OS, PCI, kernel driver, device nodes, NVML, CUDA driver, runtime",
+            setup_probe },
+          { "doctor",
+            "Find why CUDA is not available: every link from hardware to framework, with fixes",
+            setup_doctor },
+          { "lock",
+            "Write the lock of an installed environment: packages, machine, performance baselines",
+            setup_lock },
+          { "check",
+            "Check an installed environment against its environment file and lock (--deep: every "
+            "file)",
+            setup_check },
+          { "export",
+            "Export a lock or an environment as @EXPLICIT, a pinned environment.yml or "
+            "requirements.txt",
+            setup_export },
+          { "slurm-health",
+            "Slurm HealthCheckProgram/Prolog: drain a node whose checks fail, resume it when they "
+            "pass",
+            setup_slurm_health },
+        } };
     }
 
     auto commands() -> std::span<const Command>

@@ -8,10 +8,10 @@ namespace envcheck::cli
 {
     enum class Exit : int
     {
-        ok = 0,        // clean: no error findings, environment matches, CUDA usable
-        findings = 1,  // the check ran and found a problem (lint error, drift, failed check)
-        usage = 2,     // bad command line, or an input that cannot be read or parsed
-        internal = 3,  // a bug in envcheck
+        ok = 0,       // clean: no error findings, environment matches, CUDA usable
+        findings = 1, // the check ran and found a problem (lint error, drift, failed check)
+        usage = 2,    // bad command line, or an input that cannot be read or parsed
+        internal = 3, // a bug in envcheck
     };
 
     [[nodiscard]] constexpr auto code(Exit exit) -> int

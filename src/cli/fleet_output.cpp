@@ -12,13 +12,14 @@ namespace envcheck::cli
 {
     namespace
     {
-        const std::vector<std::string> fleet_formats = {"junit", "prometheus", "nfd", "markdown", "github"};
+        const std::vector<std::string> fleet_formats = { "junit", "prometheus", "nfd", "markdown",
+                                                         "github" };
 
         auto unix_now() -> std::int64_t
         {
             return std::chrono::duration_cast<std::chrono::seconds>(
-                       std::chrono::system_clock::now().time_since_epoch())
-                .count();
+                     std::chrono::system_clock::now().time_since_epoch())
+              .count();
         }
     }
 
@@ -34,15 +35,19 @@ namespace envcheck::cli
             }
         }
         const std::string listed = util::join(names, "|");
-        app.add_option("--format", choice.name,
-                       "Report format: " + util::join(own_formats, ", ")
-                           + "; for fleet tooling: junit, prometheus (node_exporter textfile), nfd (Node "
-                             "Feature Discovery), markdown, github")
-            ->check(CLI::IsMember(names))
-            ->option_text(listed);
-        app.add_option("--expiry", choice.expiry_seconds,
-                       "With --format nfd: seconds after which nfd-worker drops the features (default 3600)")
-            ->check(CLI::PositiveNumber);
+        app
+          .add_option(
+            "--format", choice.name,
+            "Report format: " + util::join(own_formats, ", ") +
+              "; for fleet tooling: junit, prometheus (node_exporter textfile), nfd (Node "
+              "Feature Discovery), markdown, github")
+          ->check(CLI::IsMember(names))
+          ->option_text(listed);
+        app
+          .add_option(
+            "--expiry", choice.expiry_seconds,
+            "With --format nfd: seconds after which nfd-worker drops the features (default 3600)")
+          ->check(CLI::PositiveNumber);
     }
 
     auto is_fleet_format(std::string_view name) -> bool
@@ -52,7 +57,8 @@ namespace envcheck::cli
 
     void RunClock::stamp(model::CheckRun& run) const
     {
-        run.duration_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_started).count();
+        run.duration_seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - m_started).count();
         run.finished_unix_seconds = static_cast<double>(unix_now());
     }
 
@@ -75,14 +81,15 @@ namespace envcheck::cli
             {
                 if (gpu.compute_capability_major && gpu.compute_capability_minor)
                 {
-                    const std::pair<int, int> capability{*gpu.compute_capability_major,
-                                                         *gpu.compute_capability_minor};
+                    const std::pair<int, int> capability{ *gpu.compute_capability_major,
+                                                          *gpu.compute_capability_minor };
                     lowest = lowest ? std::min(*lowest, capability) : capability;
                 }
             }
             if (lowest)
             {
-                features.compute_capability = std::to_string(lowest->first) + "." + std::to_string(lowest->second);
+                features.compute_capability =
+                  std::to_string(lowest->first) + "." + std::to_string(lowest->second);
             }
         }
         return features;
@@ -90,14 +97,16 @@ namespace envcheck::cli
 
     void append_github_job_summary(const std::vector<model::CheckRun>& runs)
     {
-        if (const char* summary = std::getenv("GITHUB_STEP_SUMMARY"); summary != nullptr && *summary != '\0')
+        if (const char* summary = std::getenv("GITHUB_STEP_SUMMARY");
+            summary != nullptr && *summary != '\0')
         {
             std::ofstream(summary, std::ios::app) << report::render_markdown(runs);
         }
     }
 
     auto render_fleet_report(std::string_view format, const std::vector<model::CheckRun>& runs,
-                             const report::NodeFeatures& features, std::int64_t expiry_seconds) -> std::string
+                             const report::NodeFeatures& features, std::int64_t expiry_seconds)
+      -> std::string
     {
         if (format == "junit")
         {
@@ -109,7 +118,8 @@ namespace envcheck::cli
         }
         if (format == "nfd")
         {
-            return report::render_nfd(runs, features, report::NfdOptions{"envcheck.io", unix_now(), expiry_seconds});
+            return report::render_nfd(
+              runs, features, report::NfdOptions{ "envcheck.io", unix_now(), expiry_seconds });
         }
         if (format == "github")
         {

@@ -26,7 +26,7 @@ namespace envcheck::cli
     struct ReportFormatChoice
     {
         std::string name = "text";
-        std::int64_t expiry_seconds = 3600;  // nfd: how long nfd-worker keeps the features
+        std::int64_t expiry_seconds = 3600; // nfd: how long nfd-worker keeps the features
     };
 
     // Adds --format (the command's own formats, then the fleet formats) and --expiry.
@@ -39,7 +39,10 @@ namespace envcheck::cli
     class RunClock
     {
     public:
-        RunClock() : m_started(std::chrono::steady_clock::now()) {}
+        RunClock()
+          : m_started(std::chrono::steady_clock::now())
+        {
+        }
         void stamp(model::CheckRun& run) const;
 
     private:
@@ -55,7 +58,8 @@ namespace envcheck::cli
 
     // The report in a fleet format. For github, the markdown summary is also appended to the
     // file $GITHUB_STEP_SUMMARY names, when it is set.
-    [[nodiscard]] auto render_fleet_report(std::string_view format, const std::vector<model::CheckRun>& runs,
+    [[nodiscard]] auto render_fleet_report(std::string_view format,
+                                           const std::vector<model::CheckRun>& runs,
                                            const report::NodeFeatures& features,
                                            std::int64_t expiry_seconds) -> std::string;
 }

@@ -33,17 +33,23 @@ namespace envcheck::cli
     void add_input_options(CLI::App& app)
     {
         auto& s = settings();
-        app.add_option("--ca-bundle", s.ca_bundle,
-                       "For https:// inputs: trust these PEM CAs instead of the system's (TLS is always verified)")
-            ->check(CLI::ExistingFile);
-        app.add_option("--connect-timeout", s.connect_timeout_seconds,
-                       "For URL inputs: seconds to connect (default 10)")
-            ->check(CLI::PositiveNumber);
-        app.add_option("--download-timeout", s.download_timeout_seconds,
-                       "For URL inputs: seconds for the whole transfer (default 300)")
-            ->check(CLI::PositiveNumber);
-        app.add_option("--max-download", s.max_download_mib, "For URL inputs: the largest body in MiB (default 1024)")
-            ->check(CLI::PositiveNumber);
+        app
+          .add_option("--ca-bundle", s.ca_bundle,
+                      "For https:// inputs: trust these PEM CAs instead of the system's (TLS is "
+                      "always verified)")
+          ->check(CLI::ExistingFile);
+        app
+          .add_option("--connect-timeout", s.connect_timeout_seconds,
+                      "For URL inputs: seconds to connect (default 10)")
+          ->check(CLI::PositiveNumber);
+        app
+          .add_option("--download-timeout", s.download_timeout_seconds,
+                      "For URL inputs: seconds for the whole transfer (default 300)")
+          ->check(CLI::PositiveNumber);
+        app
+          .add_option("--max-download", s.max_download_mib,
+                      "For URL inputs: the largest body in MiB (default 1024)")
+          ->check(CLI::PositiveNumber);
     }
 
     auto read_input(const std::string& path_or_url) -> util::Result<std::string>

@@ -15,20 +15,24 @@ namespace
     auto run(int argc, char** argv) -> int
     {
         using namespace envcheck::cli;
-        CLI::App app{"envcheck: reproducible, verifiable GPU Python environments.\n"
-                     "With no command: check ./environment.yml and the lock beside it against\n"
-                     "the activated environment ($VIRTUAL_ENV, else $CONDA_PREFIX) and this machine;\n"
-                     "without an environment file, report the machine.",
-                     "envcheck"};
+        CLI::App app{
+            "envcheck: reproducible, verifiable GPU Python environments.\n"
+            "With no command: check ./environment.yml and the lock beside it against\n"
+            "the activated environment ($VIRTUAL_ENV, else $CONDA_PREFIX) and this machine;\n"
+            "without an environment file, report the machine.",
+            "envcheck"
+        };
         app.set_help_all_flag("--help-all", "Print help for every command");
         bool show_version = false;
-        app.add_flag("--version", show_version, "Print the version, the CUDA runtime and the GPU architectures built in");
+        app.add_flag("--version", show_version,
+                     "Print the version, the CUDA runtime and the GPU architectures built in");
         app.fallthrough(false);
 
         std::map<const CLI::App*, Run> runners;
         for (const auto& command : commands())
         {
-            CLI::App* sub = app.add_subcommand(std::string(command.name), std::string(command.description));
+            CLI::App* sub =
+              app.add_subcommand(std::string(command.name), std::string(command.description));
             runners[sub] = command.setup(*sub);
         }
         app.require_subcommand(0, 1);
@@ -67,8 +71,9 @@ auto main(int argc, char** argv) -> int
     }
     catch (const std::exception& error)
     {
-        std::cerr << "envcheck: internal error: " << error.what()
-                  << "\n  This is a bug in envcheck; please report it with the command that caused it.\n";
+        std::cerr
+          << "envcheck: internal error: " << error.what()
+          << "\n  This is a bug in envcheck; please report it with the command that caused it.\n";
         return envcheck::cli::code(envcheck::cli::Exit::internal);
     }
 }

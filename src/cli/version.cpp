@@ -14,8 +14,9 @@ namespace envcheck::cli
             text += "CUDA runtime: none (built without CUDA; the GPU probes are not available)\n";
             return text;
         }
-        text += "CUDA runtime: " + (build.runtime ? build.runtime->to_string() : std::string("unknown"))
-                + " (linked statically)\n";
+        text +=
+          "CUDA runtime: " + (build.runtime ? build.runtime->to_string() : std::string("unknown")) +
+          " (linked statically)\n";
         text += "GPU code: " + util::join(build.sass_architectures, " ");
         if (!build.ptx_architectures.empty())
         {

@@ -35,57 +35,57 @@ namespace envcheck::formats
             constexpr std::string_view invalid_name = "env.invalid-name";
         }
 
-        constexpr std::array<LoaderRule, 17> rule_table{{
-          {rule::syntax, severity_error, "The text is not valid YAML.",
-           "Fix the YAML at the position shown: indentation, quotes, or a stray ':'."},
-          {rule::tab_indentation, severity_error,
-           "A tab in indentation; YAML allows only spaces there.", "Indent with spaces."},
-          {rule::merge_conflict, severity_error, "An unresolved git merge-conflict marker.",
-           "Resolve the conflict: keep one side and delete the <<<<<<<, ======= and >>>>>>> "
-           "lines."},
-          {rule::template_syntax, severity_error,
-           "Jinja template syntax ({{ }} or {% %}), which only conda-build renders.",
-           "Replace the template with what it renders to (a package spec)."},
-          {rule::invalid_utf8, severity_error, "Bytes that are not UTF-8.",
-           "Save the file as UTF-8."},
-          {rule::empty, severity_error, "The file has no content.",
-           "Write name, channels and dependencies keys."},
-          {rule::multiple_documents, severity_error,
-           "More than one YAML document ('---'); conda reads exactly one.",
-           "Keep one document per environment file."},
-          {rule::duplicate_key, severity_error,
-           "A key appears twice in one mapping; conda refuses the file.",
-           "Delete the repeated key or merge the two entries."},
-          {rule::not_a_mapping, severity_error,
-           "The top level is not a mapping of name, channels and dependencies.",
-           "Put the package list under a 'dependencies:' key."},
-          {rule::wrong_type, severity_error,
-           "A value of the wrong type: a number, list, mapping or nothing where a string belongs, "
-           "or "
-           "a string where a list belongs.",
-           "Quote the value, or write the spec as one string such as 'python=3.10'."},
-          {rule::python_tag, severity_warning,
-           "A !!python/... tag (written by old conda exports); safe YAML readers reject it.",
-           "Delete the tag."},
-          {rule::unknown_key, severity_warning,
-           "A top-level key conda does not know; conda ignores it.",
-           "Rename the key to one of name, prefix, channels, dependencies, variables, or delete "
-           "it."},
-          {rule::extension_key, severity_info,
-           "A key that other tools read (conda-lock: platforms, category) but conda ignores.",
-           "Nothing to do for conda-lock users; conda ignores the key."},
-          {rule::missing_dependencies, severity_error,
-           "No 'dependencies' key (CEP 24 requires it).", "Add a 'dependencies:' list."},
-          {rule::unknown_subsection, severity_error,
-           "A mapping in dependencies other than 'pip:'; conda fails on unknown installers.",
-           "Write the entry as a string such as '- python=3.10', or move it under '- pip:'."},
-          {rule::micromamba_selector, severity_warning,
-           "A '- sel(...):' entry, which only micromamba understands; conda fails on it.",
-           "Use a comment selector ('# [linux]') with conda-lock, or one file per platform."},
-          {rule::invalid_name, severity_error,
-           "An environment name with '/', ' ', ':' or '#', or the reserved 'base' or 'root'.",
-           "Choose a name of letters, digits, '-', '_' and '.'."},
-        }};
+        constexpr std::array<LoaderRule, 17> rule_table{ {
+          { rule::syntax, severity_error, "The text is not valid YAML.",
+            "Fix the YAML at the position shown: indentation, quotes, or a stray ':'." },
+          { rule::tab_indentation, severity_error,
+            "A tab in indentation; YAML allows only spaces there.", "Indent with spaces." },
+          { rule::merge_conflict, severity_error, "An unresolved git merge-conflict marker.",
+            "Resolve the conflict: keep one side and delete the <<<<<<<, ======= and >>>>>>> "
+            "lines." },
+          { rule::template_syntax, severity_error,
+            "Jinja template syntax ({{ }} or {% %}), which only conda-build renders.",
+            "Replace the template with what it renders to (a package spec)." },
+          { rule::invalid_utf8, severity_error, "Bytes that are not UTF-8.",
+            "Save the file as UTF-8." },
+          { rule::empty, severity_error, "The file has no content.",
+            "Write name, channels and dependencies keys." },
+          { rule::multiple_documents, severity_error,
+            "More than one YAML document ('---'); conda reads exactly one.",
+            "Keep one document per environment file." },
+          { rule::duplicate_key, severity_error,
+            "A key appears twice in one mapping; conda refuses the file.",
+            "Delete the repeated key or merge the two entries." },
+          { rule::not_a_mapping, severity_error,
+            "The top level is not a mapping of name, channels and dependencies.",
+            "Put the package list under a 'dependencies:' key." },
+          { rule::wrong_type, severity_error,
+            "A value of the wrong type: a number, list, mapping or nothing where a string belongs, "
+            "or "
+            "a string where a list belongs.",
+            "Quote the value, or write the spec as one string such as 'python=3.10'." },
+          { rule::python_tag, severity_warning,
+            "A !!python/... tag (written by old conda exports); safe YAML readers reject it.",
+            "Delete the tag." },
+          { rule::unknown_key, severity_warning,
+            "A top-level key conda does not know; conda ignores it.",
+            "Rename the key to one of name, prefix, channels, dependencies, variables, or delete "
+            "it." },
+          { rule::extension_key, severity_info,
+            "A key that other tools read (conda-lock: platforms, category) but conda ignores.",
+            "Nothing to do for conda-lock users; conda ignores the key." },
+          { rule::missing_dependencies, severity_error,
+            "No 'dependencies' key (CEP 24 requires it).", "Add a 'dependencies:' list." },
+          { rule::unknown_subsection, severity_error,
+            "A mapping in dependencies other than 'pip:'; conda fails on unknown installers.",
+            "Write the entry as a string such as '- python=3.10', or move it under '- pip:'." },
+          { rule::micromamba_selector, severity_warning,
+            "A '- sel(...):' entry, which only micromamba understands; conda fails on it.",
+            "Use a comment selector ('# [linux]') with conda-lock, or one file per platform." },
+          { rule::invalid_name, severity_error,
+            "An environment name with '/', ' ', ':' or '#', or the reserved 'base' or 'root'.",
+            "Choose a name of letters, digits, '-', '_' and '.'." },
+        } };
 
         auto find_rule(std::string_view id) -> const LoaderRule&
         {
@@ -99,8 +99,9 @@ namespace envcheck::formats
                              std::string fix = {}) -> EnvDiagnostic
         {
             const LoaderRule& row = find_rule(rule_id);
-            return EnvDiagnostic{std::string(row.severity), std::string(row.id), std::move(message),
-                                 position, fix.empty() ? std::string(row.fix) : std::move(fix)};
+            return EnvDiagnostic{ std::string(row.severity), std::string(row.id),
+                                  std::move(message), position,
+                                  fix.empty() ? std::string(row.fix) : std::move(fix) };
         }
 
         // --- text helpers ------------------------------------------------------------------
@@ -124,7 +125,7 @@ namespace envcheck::formats
                 {
                     line.remove_suffix(1);
                 }
-                lines.push_back(Line{line, start});
+                lines.push_back(Line{ line, start });
                 if (end == std::string_view::npos)
                 {
                     break;
@@ -166,7 +167,7 @@ namespace envcheck::formats
 
         auto is_conflict_marker(std::string_view line) -> bool
         {
-            for (const std::string_view marker : {"<<<<<<<", ">>>>>>>", "|||||||"})
+            for (const std::string_view marker : { "<<<<<<<", ">>>>>>>", "|||||||" })
             {
                 if (line.starts_with(marker) && (line.size() == 7 || line[7] == ' '))
                 {
@@ -290,7 +291,7 @@ namespace envcheck::formats
                     }
                     if (c == ',')
                     {
-                        return TextPosition{number + 1, i + 1};
+                        return TextPosition{ number + 1, i + 1 };
                     }
                     if (c == '"' || c == '\'')
                     {
@@ -346,7 +347,7 @@ namespace envcheck::formats
                       rule::merge_conflict,
                       "unresolved merge-conflict marker '" + std::string(line.substr(0, 7)) +
                         "': the file was committed in the middle of a git merge",
-                      {line_number, 1});
+                      { line_number, 1 });
                 }
                 const std::size_t content = line.find_first_not_of(" \t");
                 if (content == std::string_view::npos)
@@ -359,10 +360,10 @@ namespace envcheck::formats
                     return make_diagnostic(
                       rule::tab_indentation,
                       "tab character in indentation; YAML indents with spaces only",
-                      {line_number, tab + 1});
+                      { line_number, tab + 1 });
                 }
                 const std::string_view code = line.substr(0, comment_start(line));
-                for (const std::string_view opener : {"{{", "{%"})
+                for (const std::string_view opener : { "{{", "{%" })
                 {
                     const std::size_t found = code.find(opener);
                     if (found != std::string_view::npos)
@@ -371,7 +372,7 @@ namespace envcheck::formats
                                                "Jinja template '" + std::string(opener) +
                                                  "' is conda-build recipe syntax; conda cannot "
                                                  "read it in an environment file",
-                                               {line_number, found + 1});
+                                               { line_number, found + 1 });
                     }
                 }
             }
@@ -395,10 +396,11 @@ namespace envcheck::formats
 
         auto plain_type(std::string_view text) -> PlainType
         {
-            static constexpr std::array<std::string_view, 4> nulls{"", "~", "null", "Null"};
+            static constexpr std::array<std::string_view, 4> nulls{ "", "~", "null", "Null" };
             static constexpr std::array<std::string_view, 18> booleans{
-              "yes",   "Yes",   "YES",   "no", "No", "NO", "true", "True", "TRUE",
-              "false", "False", "FALSE", "on", "On", "ON", "off",  "Off",  "OFF"};
+                "yes",   "Yes",   "YES",   "no", "No", "NO", "true", "True", "TRUE",
+                "false", "False", "FALSE", "on", "On", "ON", "off",  "Off",  "OFF"
+            };
             if (std::find(nulls.begin(), nulls.end(), text) != nulls.end() || text == "NULL")
             {
                 return PlainType::null;
@@ -523,14 +525,15 @@ namespace envcheck::formats
             {
                 return {};
             }
-            return {static_cast<std::size_t>(mark.line) + 1,
-                    static_cast<std::size_t>(mark.column) + 1};
+            return { static_cast<std::size_t>(mark.line) + 1,
+                     static_cast<std::size_t>(mark.column) + 1 };
         }
 
-        constexpr std::array<std::string_view, 5> known_keys{"name", "prefix", "channels",
-                                                             "dependencies", "variables"};
-        constexpr std::array<std::string_view, 4> extension_keys{
-          "platforms", "category", "pip-repositories", "allow-pypi-requests"};
+        constexpr std::array<std::string_view, 5> known_keys{ "name", "prefix", "channels",
+                                                              "dependencies", "variables" };
+        constexpr std::array<std::string_view, 4> extension_keys{ "platforms", "category",
+                                                                  "pip-repositories",
+                                                                  "allow-pypi-requests" };
 
         class Loader
         {
@@ -563,7 +566,7 @@ namespace envcheck::formats
                 }
                 if (!root.IsMap())
                 {
-                    return make_diagnostic(rule::empty, "the file has no content", {1, 1});
+                    return make_diagnostic(rule::empty, "the file has no content", { 1, 1 });
                 }
                 if (auto duplicate = find_duplicate_key(root))
                 {
@@ -602,7 +605,7 @@ namespace envcheck::formats
             auto start_of(const YAML::Node& node) const -> TextPosition
             {
                 const TextPosition position = to_position(node.Mark());
-                return position.line == 0 ? TextPosition{1, 1} : position;
+                return position.line == 0 ? TextPosition{ 1, 1 } : position;
             }
 
             auto offset_of(TextPosition position) const -> std::size_t
@@ -652,10 +655,10 @@ namespace envcheck::formats
                     code = util::trim_right(code.substr(0, comment_start(code)));
                     if (!code.empty())
                     {
-                        return {line, code.size()};
+                        return { line, code.size() };
                     }
                 }
-                return {1, 1};
+                return { 1, 1 };
             }
 
             // yaml-cpp reads an unterminated quoted scalar to the end of the file without an
@@ -791,7 +794,7 @@ namespace envcheck::formats
                         value_position(node));
                     return std::nullopt;
                 }
-                return EnvString{node.Scalar(), value_position(node)};
+                return EnvString{ node.Scalar(), value_position(node) };
             }
 
             auto load_key(const YAML::Node& key_node, const YAML::Node& value)
@@ -857,7 +860,7 @@ namespace envcheck::formats
                     add(rule::invalid_name,
                         "environment name '" + name.value + "' contains '" + name.value[bad] +
                           "', which conda does not allow in a name",
-                        {name.position.line, name.position.column + bad});
+                        { name.position.line, name.position.column + bad });
                 }
                 else if (name.value == "base" || name.value == "root")
                 {
@@ -931,7 +934,7 @@ namespace envcheck::formats
                     {
                         std::string selector = comment_selector(spec->position);
                         m_file.dependencies.push_back(EnvDependency{
-                          std::move(spec->value), spec->position, std::move(selector)});
+                          std::move(spec->value), spec->position, std::move(selector) });
                     }
                 }
                 return std::nullopt;
@@ -966,7 +969,7 @@ namespace envcheck::formats
                         if (auto spec = string_value(entry.second, "a dependency", key_position))
                         {
                             m_file.dependencies.push_back(
-                              EnvDependency{std::move(spec->value), spec->position, selector});
+                              EnvDependency{ std::move(spec->value), spec->position, selector });
                         }
                     }
                     else if (entry.second.IsScalar() && !key.empty())
@@ -1010,8 +1013,8 @@ namespace envcheck::formats
                                                  previous_token(to_position(item.Mark()))))
                     {
                         std::string selector = comment_selector(line->position);
-                        m_file.pip.push_back(
-                          EnvPipLine{std::move(line->value), line->position, std::move(selector)});
+                        m_file.pip.push_back(EnvPipLine{ std::move(line->value), line->position,
+                                                         std::move(selector) });
                     }
                 }
             }
@@ -1045,18 +1048,19 @@ namespace envcheck::formats
                     }
                     check_quote(entry.first);
                     check_quote(entry.second);
-                    EnvString name{entry.first.Scalar(), value_position(entry.first)};
+                    EnvString name{ entry.first.Scalar(), value_position(entry.first) };
                     if (entry.second.IsNull())
                     {
-                        EnvString empty{{}, name.position};
-                        m_file.variables.push_back(EnvVariable{std::move(name), std::move(empty)});
+                        EnvString empty{ {}, name.position };
+                        m_file.variables.push_back(
+                          EnvVariable{ std::move(name), std::move(empty) });
                     }
                     else if (entry.second.IsScalar())
                     {
                         // conda writes values with str(): numbers and booleans are fine here.
-                        m_file.variables.push_back(
-                          EnvVariable{std::move(name), EnvString{entry.second.Scalar(),
-                                                                 value_position(entry.second)}});
+                        m_file.variables.push_back(EnvVariable{
+                          std::move(name),
+                          EnvString{ entry.second.Scalar(), value_position(entry.second) } });
                     }
                     else
                     {
@@ -1108,7 +1112,7 @@ namespace envcheck::formats
               make_diagnostic(rule::invalid_utf8,
                               "byte 0x" + util::to_hex(text.substr(*bad, 1)) +
                                 " is not valid UTF-8 (is the file UTF-16 or Latin-1?)",
-                              {where.line, where.column}));
+                              { where.line, where.column }));
         }
         const std::vector<Line> lines = split_into_lines(text);
         if (auto problem = prescan(lines))
@@ -1127,7 +1131,7 @@ namespace envcheck::formats
             return util::unexpected(make_diagnostic(
               rule::empty,
               text.empty() ? "the file is empty" : "the file has only comments and blank lines",
-              {1, 1}));
+              { 1, 1 }));
         }
         try
         {
@@ -1135,7 +1139,7 @@ namespace envcheck::formats
             if (documents.empty() || documents.front().IsNull())
             {
                 return util::unexpected(
-                  make_diagnostic(rule::empty, "the file has no content", {1, 1}));
+                  make_diagnostic(rule::empty, "the file has no content", { 1, 1 }));
             }
             for (std::size_t i = 1; i < documents.size(); ++i)
             {
@@ -1145,7 +1149,7 @@ namespace envcheck::formats
                     return util::unexpected(make_diagnostic(
                       rule::multiple_documents,
                       "a second YAML document starts here; conda reads one document per file",
-                      position.line == 0 ? TextPosition{1, 1} : position));
+                      position.line == 0 ? TextPosition{ 1, 1 } : position));
                 }
             }
             Loader loader(text);
@@ -1160,12 +1164,12 @@ namespace envcheck::formats
             TextPosition position = to_position(error.mark);
             return util::unexpected(
               make_diagnostic(rule::syntax, explain_yaml_error(error.msg),
-                              position.line == 0 ? TextPosition{1, 1} : position));
+                              position.line == 0 ? TextPosition{ 1, 1 } : position));
         }
         catch (const std::exception& error)
         {
             return util::unexpected(make_diagnostic(
-              rule::syntax, std::string("the YAML reader failed: ") + error.what(), {1, 1}));
+              rule::syntax, std::string("the YAML reader failed: ") + error.what(), { 1, 1 }));
         }
     }
 
@@ -1178,8 +1182,8 @@ namespace envcheck::formats
             const EnvDiagnostic& failure = loaded.error();
             return util::unexpected(
               util::make_error(util::ErrorKind::parse, failure.message + " [" + failure.rule + "]",
-                               util::SourceLocation{std::string(file_name), failure.position.line,
-                                                    failure.position.column},
+                               util::SourceLocation{ std::string(file_name), failure.position.line,
+                                                     failure.position.column },
                                failure.fix));
         }
         return std::move(loaded).value();

@@ -27,9 +27,10 @@ namespace envcheck::formats::lock_yaml
         auto loaded = load(text, file_name);
         if (loaded && !loaded->IsMap())
         {
-            return util::unexpected(util::make_error(
-              util::ErrorKind::parse, "not " + std::string(what) + ": the top level is not a mapping",
-              util::SourceLocation{ std::string(file_name), 0, 0 }));
+            return util::unexpected(
+              util::make_error(util::ErrorKind::parse,
+                               "not " + std::string(what) + ": the top level is not a mapping",
+                               util::SourceLocation{ std::string(file_name), 0, 0 }));
         }
         return loaded;
     }

@@ -31,7 +31,8 @@ namespace envcheck::formats
                     end = line.size();
                 }
                 const auto token = line.substr(start, end - start);
-                if (token.size() > key.size() && token.substr(0, key.size()) == key && token[key.size()] == '=')
+                if (token.size() > key.size() && token.substr(0, key.size()) == key &&
+                    token[key.size()] == '=')
                 {
                     return token.substr(key.size() + 1);
                 }
@@ -84,8 +85,9 @@ namespace envcheck::formats
         if (node.name.empty() || !have_state)
         {
             const auto first = util::trim(text.substr(0, std::min<std::size_t>(text.size(), 200)));
-            return util::unexpected(util::make_error(
-                util::ErrorKind::parse, "not the output of 'scontrol show node': " + std::string(first)));
+            return util::unexpected(
+              util::make_error(util::ErrorKind::parse,
+                               "not the output of 'scontrol show node': " + std::string(first)));
         }
         return node;
     }

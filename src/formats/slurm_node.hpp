@@ -13,8 +13,8 @@ namespace envcheck::formats
     struct SlurmNode
     {
         std::string name;
-        std::vector<std::string> states;  // "State=IDLE+DRAIN" -> {"IDLE", "DRAIN"}
-        std::string reason;               // without the trailing "[user@time]" stamp
+        std::vector<std::string> states; // "State=IDLE+DRAIN" -> {"IDLE", "DRAIN"}
+        std::string reason;              // without the trailing "[user@time]" stamp
 
         [[nodiscard]] auto has_state(std::string_view state) const -> bool;
         // DRAIN, DRAINING and DRAINED all carry the DRAIN flag in scontrol's State field.

@@ -2,9 +2,8 @@
 
 #include <cerrno>
 #include <cstring>
-#include <filesystem>
-
 #include <fcntl.h>
+#include <filesystem>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -15,7 +14,7 @@ namespace envcheck::fsio
     {
         auto io_error(const std::string& path, const std::string& what) -> util::Error
         {
-            return util::make_error(util::ErrorKind::io, what, util::SourceLocation{path, 0, 0});
+            return util::make_error(util::ErrorKind::io, what, util::SourceLocation{ path, 0, 0 });
         }
 
         auto display_name(const std::string& path) -> std::string
@@ -66,7 +65,8 @@ namespace envcheck::fsio
                 {
                     ::close(fd);
                 }
-                return util::unexpected(io_error(display_name(path), "cannot read: " + describe_errno(saved)));
+                return util::unexpected(
+                  io_error(display_name(path), "cannot read: " + describe_errno(saved)));
             }
             if (got == 0)
             {
@@ -79,8 +79,9 @@ namespace envcheck::fsio
                 {
                     ::close(fd);
                 }
-                return util::unexpected(io_error(display_name(path), "is larger than the limit of "
-                                                                         + std::to_string(limit) + " bytes"));
+                return util::unexpected(
+                  io_error(display_name(path),
+                           "is larger than the limit of " + std::to_string(limit) + " bytes"));
             }
         }
         if (!from_stdin)
@@ -91,7 +92,7 @@ namespace envcheck::fsio
     }
 
     auto write_file_atomic(const std::string& path, std::string_view content, unsigned mode)
-        -> util::Result<void>
+      -> util::Result<void>
     {
         namespace fs = std::filesystem;
         const fs::path target(path);
@@ -100,12 +101,14 @@ namespace envcheck::fsio
         {
             directory = ".";
         }
-        std::string temp = (directory / ("." + target.filename().string() + ".tmp.XXXXXX")).string();
+        std::string temp =
+          (directory / ("." + target.filename().string() + ".tmp.XXXXXX")).string();
         const int fd = ::mkstemp(temp.data());
         if (fd < 0)
         {
-            return util::unexpected(io_error(path, "cannot create a temporary file in " + directory.string() + ": "
-                                                       + describe_errno(errno)));
+            return util::unexpected(io_error(path, "cannot create a temporary file in " +
+                                                     directory.string() + ": " +
+                                                     describe_errno(errno)));
         }
         auto fail = [&](const std::string& what)
         {
@@ -180,7 +183,8 @@ namespace envcheck::fsio
         const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
         if (fd < 0)
         {
-            return util::unexpected(io_error(path, "cannot open lock file: " + describe_errno(errno)));
+            return util::unexpected(
+              io_error(path, "cannot open lock file: " + describe_errno(errno)));
         }
         while (::flock(fd, LOCK_EX) != 0)
         {
@@ -194,7 +198,8 @@ namespace envcheck::fsio
         return FileLock(fd);
     }
 
-    FileLock::FileLock(FileLock&& other) noexcept : m_fd(other.m_fd)
+    FileLock::FileLock(FileLock&& other) noexcept
+      : m_fd(other.m_fd)
     {
         other.m_fd = -1;
     }
@@ -217,7 +222,7 @@ namespace envcheck::fsio
     {
         if (m_fd >= 0)
         {
-            ::close(m_fd);  // closing releases the flock
+            ::close(m_fd); // closing releases the flock
         }
     }
 }

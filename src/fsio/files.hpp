@@ -11,12 +11,12 @@
 
 namespace envcheck::fsio
 {
-    inline constexpr std::size_t default_read_limit = std::size_t{1} << 30;  // 1 GiB
+    inline constexpr std::size_t default_read_limit = std::size_t{ 1 } << 30; // 1 GiB
 
     // The whole content of `path` ("-" is standard input). Fails with ErrorKind::io naming the
     // path and the system's reason, or when the content exceeds `limit` bytes.
     [[nodiscard]] auto read_file(const std::string& path, std::size_t limit = default_read_limit)
-        -> util::Result<std::string>;
+      -> util::Result<std::string>;
 
     // Replaces `path` with `content` atomically: a temporary file in the same directory is
     // written, flushed to disk and renamed over the target, so readers see the old or the new
@@ -37,7 +37,10 @@ namespace envcheck::fsio
         ~FileLock();
 
     private:
-        explicit FileLock(int fd) : m_fd(fd) {}
+        explicit FileLock(int fd)
+          : m_fd(fd)
+        {
+        }
         int m_fd = -1;
     };
 

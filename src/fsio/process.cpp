@@ -4,9 +4,8 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
-#include <filesystem>
-
 #include <fcntl.h>
+#include <filesystem>
 #include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -35,7 +34,7 @@ namespace envcheck::fsio
             {
                 return std::nullopt;
             }
-            return Pipe{fds[0], fds[1]};
+            return Pipe{ fds[0], fds[1] };
         }
 
         void close_fd(int& fd)
@@ -56,7 +55,8 @@ namespace envcheck::fsio
         }
         if (signal)
         {
-            return "killed by signal " + std::to_string(*signal) + " (" + ::strsignal(*signal) + ")";
+            return "killed by signal " + std::to_string(*signal) + " (" + ::strsignal(*signal) +
+                   ")";
         }
         if (exit_code)
         {
@@ -87,19 +87,22 @@ namespace envcheck::fsio
     }
 
     auto run_process(const std::vector<std::string>& argv, const ProcessOptions& options)
-        -> util::Result<ProcessResult>
+      -> util::Result<ProcessResult>
     {
         if (argv.empty())
         {
-            return util::unexpected(util::make_error(util::ErrorKind::internal, "run_process: empty argv"));
+            return util::unexpected(
+              util::make_error(util::ErrorKind::internal, "run_process: empty argv"));
         }
         auto out_pipe = make_pipe();
         auto err_pipe = make_pipe();
         auto in_pipe = make_pipe();
-        auto exec_pipe = make_pipe();  // carries errno when execve fails; closed by a successful exec
+        auto exec_pipe =
+          make_pipe(); // carries errno when execve fails; closed by a successful exec
         if (!out_pipe || !err_pipe || !in_pipe || !exec_pipe)
         {
-            return util::unexpected(util::make_error(util::ErrorKind::io, "cannot create pipes: " + describe_errno(errno)));
+            return util::unexpected(util::make_error(util::ErrorKind::io, "cannot create pipes: " +
+                                                                            describe_errno(errno)));
         }
 
         std::vector<char*> args;
@@ -127,7 +130,8 @@ namespace envcheck::fsio
         const pid_t pid = ::fork();
         if (pid < 0)
         {
-            return util::unexpected(util::make_error(util::ErrorKind::io, "cannot fork: " + describe_errno(errno)));
+            return util::unexpected(
+              util::make_error(util::ErrorKind::io, "cannot fork: " + describe_errno(errno)));
         }
         if (pid == 0)
         {
@@ -135,8 +139,9 @@ namespace envcheck::fsio
             ::dup2(in_pipe->read, STDIN_FILENO);
             ::dup2(out_pipe->write, STDOUT_FILENO);
             ::dup2(err_pipe->write, STDERR_FILENO);
-            ::setpgid(0, 0);  // its own process group, so a timeout kills its children too
-            if (!options.working_directory.empty() && ::chdir(options.working_directory.c_str()) != 0)
+            ::setpgid(0, 0); // its own process group, so a timeout kills its children too
+            if (!options.working_directory.empty() &&
+                ::chdir(options.working_directory.c_str()) != 0)
             {
                 const int error = errno;
                 [[maybe_unused]] auto written = ::write(exec_pipe->write, &error, sizeof error);
@@ -169,8 +174,8 @@ namespace envcheck::fsio
             close_fd(in_pipe->write);
             close_fd(out_pipe->read);
             close_fd(err_pipe->read);
-            return util::unexpected(util::make_error(util::ErrorKind::io,
-                                                     "cannot run " + argv[0] + ": " + describe_errno(exec_errno)));
+            return util::unexpected(util::make_error(
+              util::ErrorKind::io, "cannot run " + argv[0] + ": " + describe_errno(exec_errno)));
         }
 
         // Feed stdin, then read both outputs until they close or the deadline passes.
@@ -193,12 +198,13 @@ namespace envcheck::fsio
 
         ProcessResult result;
         const auto deadline = started + options.timeout;
-        int fds[2] = {out_pipe->read, err_pipe->read};
-        std::string* sinks[2] = {&result.out, &result.err};
+        int fds[2] = { out_pipe->read, err_pipe->read };
+        std::string* sinks[2] = { &result.out, &result.err };
         char buffer[1 << 15];
         while (fds[0] >= 0 || fds[1] >= 0)
         {
-            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+            const auto left =
+              std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
             if (left.count() <= 0)
             {
                 result.timed_out = true;
@@ -211,11 +217,12 @@ namespace envcheck::fsio
             {
                 if (fds[i] >= 0)
                 {
-                    polls[count] = {fds[i], POLLIN, 0};
+                    polls[count] = { fds[i], POLLIN, 0 };
                     which[count++] = i;
                 }
             }
-            const int ready = ::poll(polls, count, static_cast<int>(std::min<long long>(left.count(), 1000)));
+            const int ready =
+              ::poll(polls, count, static_cast<int>(std::min<long long>(left.count(), 1000)));
             if (ready < 0 && errno != EINTR)
             {
                 break;
@@ -233,7 +240,8 @@ namespace envcheck::fsio
                     close_fd(fds[i]);
                     continue;
                 }
-                const std::size_t room = options.max_output_bytes - std::min(options.max_output_bytes, sinks[i]->size());
+                const std::size_t room =
+                  options.max_output_bytes - std::min(options.max_output_bytes, sinks[i]->size());
                 sinks[i]->append(buffer, std::min(room, static_cast<std::size_t>(n)));
             }
         }

@@ -19,7 +19,8 @@ namespace envcheck::gpu
         {
             const auto dash = entry.find('-');
             const std::string number(entry.substr(0, dash));
-            const std::string_view suffix = dash == std::string_view::npos ? "" : entry.substr(dash + 1);
+            const std::string_view suffix =
+              dash == std::string_view::npos ? "" : entry.substr(dash + 1);
             if (number.empty())
             {
                 continue;

@@ -10,33 +10,33 @@ namespace envcheck::gpu
     namespace
     {
         // cudaError_t values (CUDA 12 and 13 driver_types.h); stable across releases.
-        constexpr std::array<std::pair<int, CudaErrorClass>, 25> classes{{
-            {0, CudaErrorClass::none},
-            {2, CudaErrorClass::out_of_memory},
-            {3, CudaErrorClass::driver_broken},      // cudaErrorInitializationError
-            {34, CudaErrorClass::driver_broken},     // cudaErrorStubLibrary
-            {35, CudaErrorClass::driver_too_old},    // cudaErrorInsufficientDriver
-            {36, CudaErrorClass::driver_too_old},    // cudaErrorCallRequiresNewerDriver
-            {46, CudaErrorClass::device_busy},       // cudaErrorDevicesUnavailable
-            {100, CudaErrorClass::no_device},        // cudaErrorNoDevice
-            {101, CudaErrorClass::no_device},        // cudaErrorInvalidDevice
-            {209, CudaErrorClass::no_kernel_image},  // cudaErrorNoKernelImageForDevice
-            {214, CudaErrorClass::hardware_error},   // cudaErrorECCUncorrectable
-            {218, CudaErrorClass::ptx_rejected},     // cudaErrorInvalidPtx
-            {220, CudaErrorClass::hardware_error},   // cudaErrorNvlinkUncorrectable
-            {221, CudaErrorClass::ptx_rejected},     // cudaErrorJitCompilerNotFound
-            {222, CudaErrorClass::ptx_rejected},     // cudaErrorUnsupportedPtxVersion
-            {700, CudaErrorClass::kernel_fault},     // cudaErrorIllegalAddress
-            {702, CudaErrorClass::kernel_fault},     // cudaErrorLaunchTimeout
-            {714, CudaErrorClass::kernel_fault},     // cudaErrorHardwareStackError
-            {715, CudaErrorClass::kernel_fault},     // cudaErrorIllegalInstruction
-            {716, CudaErrorClass::kernel_fault},     // cudaErrorMisalignedAddress
-            {719, CudaErrorClass::kernel_fault},     // cudaErrorLaunchFailure
-            {802, CudaErrorClass::driver_broken},    // cudaErrorSystemNotReady (fabric manager)
-            {803, CudaErrorClass::driver_broken},    // cudaErrorSystemDriverMismatch
-            {804, CudaErrorClass::driver_broken},    // cudaErrorCompatNotSupportedOnDevice
-            {999, CudaErrorClass::other},            // cudaErrorUnknown
-        }};
+        constexpr std::array<std::pair<int, CudaErrorClass>, 25> classes{ {
+          { 0, CudaErrorClass::none },
+          { 2, CudaErrorClass::out_of_memory },
+          { 3, CudaErrorClass::driver_broken },     // cudaErrorInitializationError
+          { 34, CudaErrorClass::driver_broken },    // cudaErrorStubLibrary
+          { 35, CudaErrorClass::driver_too_old },   // cudaErrorInsufficientDriver
+          { 36, CudaErrorClass::driver_too_old },   // cudaErrorCallRequiresNewerDriver
+          { 46, CudaErrorClass::device_busy },      // cudaErrorDevicesUnavailable
+          { 100, CudaErrorClass::no_device },       // cudaErrorNoDevice
+          { 101, CudaErrorClass::no_device },       // cudaErrorInvalidDevice
+          { 209, CudaErrorClass::no_kernel_image }, // cudaErrorNoKernelImageForDevice
+          { 214, CudaErrorClass::hardware_error },  // cudaErrorECCUncorrectable
+          { 218, CudaErrorClass::ptx_rejected },    // cudaErrorInvalidPtx
+          { 220, CudaErrorClass::hardware_error },  // cudaErrorNvlinkUncorrectable
+          { 221, CudaErrorClass::ptx_rejected },    // cudaErrorJitCompilerNotFound
+          { 222, CudaErrorClass::ptx_rejected },    // cudaErrorUnsupportedPtxVersion
+          { 700, CudaErrorClass::kernel_fault },    // cudaErrorIllegalAddress
+          { 702, CudaErrorClass::kernel_fault },    // cudaErrorLaunchTimeout
+          { 714, CudaErrorClass::kernel_fault },    // cudaErrorHardwareStackError
+          { 715, CudaErrorClass::kernel_fault },    // cudaErrorIllegalInstruction
+          { 716, CudaErrorClass::kernel_fault },    // cudaErrorMisalignedAddress
+          { 719, CudaErrorClass::kernel_fault },    // cudaErrorLaunchFailure
+          { 802, CudaErrorClass::driver_broken },   // cudaErrorSystemNotReady (fabric manager)
+          { 803, CudaErrorClass::driver_broken },   // cudaErrorSystemDriverMismatch
+          { 804, CudaErrorClass::driver_broken },   // cudaErrorCompatNotSupportedOnDevice
+          { 999, CudaErrorClass::other },           // cudaErrorUnknown
+        } };
     }
 
     auto to_string(CudaErrorClass error_class) -> std::string_view
@@ -86,49 +86,53 @@ namespace envcheck::gpu
         switch (error_class)
         {
             case CudaErrorClass::none:
-                return {"no error", ""};
+                return { "no error", "" };
             case CudaErrorClass::no_kernel_image:
                 return {
                     "no kernel image for this device: the binary carries no code this GPU can run",
                     "rebuild with the GPU's architecture in CMAKE_CUDA_ARCHITECTURES (or PTX for "
                     "an "
-                    "older one)"};
+                    "older one)"
+                };
             case CudaErrorClass::ptx_rejected:
                 return {
                     "the driver cannot compile the binary's PTX for this GPU",
-                    "update the NVIDIA driver, or rebuild with SASS for this GPU's architecture"};
+                    "update the NVIDIA driver, or rebuild with SASS for this GPU's architecture"
+                };
             case CudaErrorClass::driver_too_old:
-                return {"the NVIDIA driver is older than the CUDA runtime in this binary",
-                        "update the NVIDIA driver (or use a build against an older CUDA)"};
+                return { "the NVIDIA driver is older than the CUDA runtime in this binary",
+                         "update the NVIDIA driver (or use a build against an older CUDA)" };
             case CudaErrorClass::driver_broken:
                 return {
                     "the CUDA driver could not initialise",
                     "run 'envcheck doctor' to find the broken link (stub libcuda, driver/module "
-                    "mismatch, fabric manager)"};
+                    "mismatch, fabric manager)"
+                };
             case CudaErrorClass::no_device:
-                return {"no usable CUDA device is visible to this process",
-                        "check CUDA_VISIBLE_DEVICES and the container's GPU access; run 'envcheck "
-                        "doctor'"};
+                return { "no usable CUDA device is visible to this process",
+                         "check CUDA_VISIBLE_DEVICES and the container's GPU access; run 'envcheck "
+                         "doctor'" };
             case CudaErrorClass::device_busy:
-                return {"the GPU is unavailable: in exclusive-process mode and held by another "
-                        "process, "
-                        "or marked unavailable",
-                        "find the other process (nvidia-smi) or ask the administrator about the "
-                        "compute mode"};
+                return { "the GPU is unavailable: in exclusive-process mode and held by another "
+                         "process, "
+                         "or marked unavailable",
+                         "find the other process (nvidia-smi) or ask the administrator about the "
+                         "compute mode" };
             case CudaErrorClass::out_of_memory:
-                return {"the GPU is out of memory",
-                        "free GPU memory held by other processes (nvidia-smi)"};
+                return { "the GPU is out of memory",
+                         "free GPU memory held by other processes (nvidia-smi)" };
             case CudaErrorClass::kernel_fault:
-                return {"a kernel crashed and the CUDA context is lost",
-                        "rerun; if it repeats, report it with the GPU model and driver version"};
+                return { "a kernel crashed and the CUDA context is lost",
+                         "rerun; if it repeats, report it with the GPU model and driver version" };
             case CudaErrorClass::hardware_error:
                 return {
                     "the GPU reported an uncorrectable hardware error",
-                    "drain the node and have the GPU checked (nvidia-smi -q -d ECC, dmesg Xid)"};
+                    "drain the node and have the GPU checked (nvidia-smi -q -d ECC, dmesg Xid)"
+                };
             case CudaErrorClass::other:
-                return {"CUDA reported an unexpected error", "run 'envcheck doctor'"};
+                return { "CUDA reported an unexpected error", "run 'envcheck doctor'" };
         }
-        return {"CUDA reported an unexpected error", "run 'envcheck doctor'"};
+        return { "CUDA reported an unexpected error", "run 'envcheck doctor'" };
     }
 
     auto describe_cuda_failure(int code, std::string_view name, std::string_view call,
@@ -138,12 +142,12 @@ namespace envcheck::gpu
     {
         const CudaErrorClass error_class = classify_cuda_error(code);
         std::string text = std::string(advice_for(error_class).meaning);
-        text += " (" + std::string(call) + " returned " + std::to_string(code) + " "
-                + std::string(name) + ")";
+        text += " (" + std::string(call) + " returned " + std::to_string(code) + " " +
+                std::string(name) + ")";
         if (error_class == CudaErrorClass::no_kernel_image)
         {
-            text += "; the device is " + std::string(device_architecture) + ", envcheck carries "
-                    + (built_sass.empty() ? std::string("no SASS") : util::join(built_sass, " "));
+            text += "; the device is " + std::string(device_architecture) + ", envcheck carries " +
+                    (built_sass.empty() ? std::string("no SASS") : util::join(built_sass, " "));
             if (!built_ptx.empty())
             {
                 text += " and PTX " + util::join(built_ptx, " ");

@@ -13,16 +13,16 @@ namespace envcheck::gpu
 {
     enum class CudaErrorClass
     {
-        none,             // cudaSuccess
-        no_kernel_image,  // 209: the binary has no SASS or PTX this device can run
-        ptx_rejected,     // 218, 221, 222: the driver cannot JIT-compile the binary's PTX
-        driver_too_old,   // 35, 36: the driver is older than the runtime
-        driver_broken,    // 3, 34, 803, 804: stub, mismatch, failed initialisation
-        no_device,        // 100, 101: no device visible, or the ordinal does not exist
-        device_busy,      // 46: exclusive-process mode held by another process, or unavailable
-        out_of_memory,    // 2
-        kernel_fault,     // 700, 714-716, 719: a kernel crashed; the context is lost
-        hardware_error,   // 214, 220: uncorrectable ECC or NVLink error
+        none,            // cudaSuccess
+        no_kernel_image, // 209: the binary has no SASS or PTX this device can run
+        ptx_rejected,    // 218, 221, 222: the driver cannot JIT-compile the binary's PTX
+        driver_too_old,  // 35, 36: the driver is older than the runtime
+        driver_broken,   // 3, 34, 803, 804: stub, mismatch, failed initialisation
+        no_device,       // 100, 101: no device visible, or the ordinal does not exist
+        device_busy,     // 46: exclusive-process mode held by another process, or unavailable
+        out_of_memory,   // 2
+        kernel_fault,    // 700, 714-716, 719: a kernel crashed; the context is lost
+        hardware_error,  // 214, 220: uncorrectable ECC or NVLink error
         other,
     };
 
@@ -45,7 +45,7 @@ namespace envcheck::gpu
                                              std::string_view device_architecture,
                                              const std::vector<std::string>& built_sass,
                                              const std::vector<std::string>& built_ptx)
-        -> std::string;
+      -> std::string;
 }
 
 #endif

@@ -11,7 +11,7 @@ namespace envcheck::gpu
     struct DriverLibrary
     {
         bool loadable = false;
-        std::string error;  // dlerror() when not loadable
+        std::string error; // dlerror() when not loadable
     };
 
     // dlopen("libcuda.so.1") and dlclose it again; creates no CUDA context.

@@ -21,7 +21,7 @@ namespace envcheck::gpu
     // copies of both directions share it, so the ideal is the larger of all copy time and the
     // critical path first copy + every kernel + last copy. No copy engine: the serial sum.
     [[nodiscard]] auto ideal_pipeline_ms(std::span<const StageTimes> chunks, int copy_engines)
-        -> double;
+      -> double;
 }
 
 #endif

@@ -43,12 +43,12 @@ namespace envcheck::gpu
 
         // Every probe of one device; false when the parent is gone.
         auto run_device(const SmokeRequest& request, int index, std::uint32_t seed, LineWriter& out)
-            -> bool
+          -> bool
         {
             const kernels::CudaStatus opened = kernels::select_device(index);
             const kernels::DeviceProperties props = kernels::device_properties(index);
             model::GpuDevice device = to_device(index, props);
-            if (!out.write_line(encode_event(DeviceEvent{device})))
+            if (!out.write_line(encode_event(DeviceEvent{ device })))
             {
                 return false;
             }
@@ -56,8 +56,8 @@ namespace envcheck::gpu
             std::string blocked;
             if (!opened.ok() || !props.status.ok())
             {
-                blocked = "the device could not be opened: "
-                          + (opened.ok() ? props.status : opened).to_string();
+                blocked = "the device could not be opened: " +
+                          (opened.ok() ? props.status : opened).to_string();
             }
             for (const auto& id : request.probes)
             {
@@ -75,19 +75,19 @@ namespace envcheck::gpu
                 else if (auto unmet = probe->unmet(device))
                 {
                     result =
-                        skipped(id, "requires " + std::string(probe->requirement) + ": " + *unmet);
+                      skipped(id, "requires " + std::string(probe->requirement) + ": " + *unmet);
                 }
                 else
                 {
-                    if (!out.write_line(encode_event(StartEvent{index, id})))
+                    if (!out.write_line(encode_event(StartEvent{ index, id })))
                     {
                         return false;
                     }
                     const auto started = std::chrono::steady_clock::now();
-                    result = probe->run(ProbeContext{device, request.mode, seed});
+                    result = probe->run(ProbeContext{ device, request.mode, seed });
                     result.duration_seconds =
-                        std::chrono::duration<double>(std::chrono::steady_clock::now() - started)
-                            .count();
+                      std::chrono::duration<double>(std::chrono::steady_clock::now() - started)
+                        .count();
                     if (probe->gate && result.status != model::Status::pass)
                     {
                         blocked = "skipped because '" + id + "' did not pass on this device";
@@ -97,12 +97,12 @@ namespace envcheck::gpu
                         // A fault is sticky: if the context no longer works, nothing after it will.
                         if (const auto health = kernels::device_health(); !health.ok())
                         {
-                            blocked = "skipped: the CUDA context was lost after '" + id + "' ("
-                                      + health.to_string() + ")";
+                            blocked = "skipped: the CUDA context was lost after '" + id + "' (" +
+                                      health.to_string() + ")";
                         }
                     }
                 }
-                if (!out.write_line(encode_event(ResultEvent{index, std::move(result)})))
+                if (!out.write_line(encode_event(ResultEvent{ index, std::move(result) })))
                 {
                     return false;
                 }
@@ -114,12 +114,12 @@ namespace envcheck::gpu
     auto run_probe_child(const SmokeRequest& request, LineWriter& out) -> int
     {
         const kernels::RuntimeInfo info = kernels::runtime_info();
-        RuntimeEvent runtime{info.driver_version, info.runtime_version, info.device_count,
-                             std::nullopt};
+        RuntimeEvent runtime{ info.driver_version, info.runtime_version, info.device_count,
+                              std::nullopt };
         if (!info.status.ok())
         {
             runtime.error =
-                model::CudaError{info.status.code, info.status.name, info.status.message};
+              model::CudaError{ info.status.code, info.status.name, info.status.message };
         }
         if (!out.write_line(encode_event(runtime)))
         {

@@ -30,7 +30,7 @@ namespace envcheck::gpu
         using model::ProbeResult;
         using model::Status;
 
-        constexpr std::size_t mib = std::size_t{1} << 20;
+        constexpr std::size_t mib = std::size_t{ 1 } << 20;
         // Far above FP32 rounding for these sizes (about 1e-6), far below TF32's (about 3e-4).
         constexpr double matmul_error_bound = 1e-4;
 
@@ -57,18 +57,19 @@ namespace envcheck::gpu
                     MetricDirection direction) -> Metric
         {
             const Summary summary = summarize(samples);
-            return Metric{std::move(name),
-                          summary.median,
-                          std::move(unit),
-                          summary.spread,
-                          static_cast<int>(summary.count),
-                          direction};
+            return Metric{ std::move(name),
+                           summary.median,
+                           std::move(unit),
+                           summary.spread,
+                           static_cast<int>(summary.count),
+                           direction };
         }
 
         auto single(std::string name, double value, std::string unit) -> Metric
         {
             return Metric{
-                std::move(name), value, std::move(unit), 0.0, 1, MetricDirection::informational};
+                std::move(name), value, std::move(unit), 0.0, 1, MetricDirection::informational
+            };
         }
 
         auto failed_call(const ProbeContext& context, const kernels::CudaStatus& status,
@@ -80,15 +81,15 @@ namespace envcheck::gpu
             result.status = Status::fail;
             result.cuda_error = status.code;
             result.message = describe_cuda_failure(
-                status.code, status.name, status.call, context.device.architecture(),
-                build.sass_architectures, build.ptx_architectures);
+              status.code, status.name, status.call, context.device.architecture(),
+              build.sass_architectures, build.ptx_architectures);
             return result;
         }
 
-        template <class T>
+        template<class T>
         auto to_doubles(const std::vector<T>& values) -> std::vector<double>
         {
-            return {values.begin(), values.end()};
+            return { values.begin(), values.end() };
         }
 
         // ---------------------------------------------------------------------------------
@@ -96,7 +97,7 @@ namespace envcheck::gpu
         // ---------------------------------------------------------------------------------
         auto run_hello(const ProbeContext& context) -> ProbeResult
         {
-            constexpr std::size_t elements = std::size_t{1} << 20;
+            constexpr std::size_t elements = std::size_t{ 1 } << 20;
             const auto run = kernels::run_hello(elements, context.seed);
             if (!run.status.ok())
             {
@@ -109,13 +110,13 @@ namespace envcheck::gpu
             if (run.mismatches != 0)
             {
                 result.status = Status::fail;
-                result.message = "vector add: " + std::to_string(run.mismatches) + " of "
-                                 + std::to_string(elements) + " sums differ from the CPU's";
+                result.message = "vector add: " + std::to_string(run.mismatches) + " of " +
+                                 std::to_string(elements) + " sums differ from the CPU's";
                 return result;
             }
             result.status = Status::pass;
-            result.message = "vector add of " + std::to_string(elements) + " floats verified on "
-                             + context.device.architecture();
+            result.message = "vector add of " + std::to_string(elements) + " floats verified on " +
+                             context.device.architecture();
             return result;
         }
 
@@ -125,7 +126,7 @@ namespace envcheck::gpu
         struct MatmulCase
         {
             kernels::MatmulKernel kernel;
-            std::string_view label;  // metric prefix
+            std::string_view label; // metric prefix
             int n;
             int repeats;
             double warmup_ms;
@@ -137,10 +138,11 @@ namespace envcheck::gpu
             // The tuned kernel first, after the longest warm-up: its number is the one a lock
             // keeps.
             const MatmulCase cases[] = {
-                {kernels::MatmulKernel::tuned, "tuned", full ? 4096 : 2048, full ? 20 : 10, 25.0},
-                {kernels::MatmulKernel::classic, "classic", full ? 2048 : 1024, full ? 10 : 5, 5.0},
-                {kernels::MatmulKernel::classic_padded, "classic_padded", full ? 2048 : 1024,
-                 full ? 10 : 5, 5.0},
+                { kernels::MatmulKernel::tuned, "tuned", full ? 4096 : 2048, full ? 20 : 10, 25.0 },
+                { kernels::MatmulKernel::classic, "classic", full ? 2048 : 1024, full ? 10 : 5,
+                  5.0 },
+                { kernels::MatmulKernel::classic_padded, "classic_padded", full ? 2048 : 1024,
+                  full ? 10 : 5, 5.0 },
             };
             ProbeResult result;
             result.id = "matmul-shared";
@@ -171,19 +173,19 @@ namespace envcheck::gpu
                                                 MetricDirection::higher_is_better));
                 medians.push_back(result.metrics.back().value);
                 result.metrics.push_back(
-                    single(std::string(c.label) + "_relative_error", run.relative_error, ""));
+                  single(std::string(c.label) + "_relative_error", run.relative_error, ""));
                 worst_error = std::max(worst_error, run.relative_error);
                 if (run.unwritten != 0)
                 {
-                    problems.push_back(std::string(c.label) + ": " + std::to_string(run.unwritten)
-                                       + " output entries never written");
+                    problems.push_back(std::string(c.label) + ": " + std::to_string(run.unwritten) +
+                                       " output entries never written");
                 }
                 if (!(run.relative_error <= matmul_error_bound))
                 {
-                    problems.push_back(std::string(c.label) + ": relative error "
-                                       + format("%.2e", run.relative_error) + " over "
-                                       + std::to_string(run.sampled) + " sampled entries exceeds "
-                                       + format("%.0e", matmul_error_bound));
+                    problems.push_back(std::string(c.label) + ": relative error " +
+                                       format("%.2e", run.relative_error) + " over " +
+                                       std::to_string(run.sampled) + " sampled entries exceeds " +
+                                       format("%.0e", matmul_error_bound));
                 }
             }
             result.metrics.push_back(single("padding_speedup", medians[2] / medians[1], "x"));
@@ -193,11 +195,12 @@ namespace envcheck::gpu
                 result.message = util::join(problems, "; ");
                 return result;
             }
-            result.message = "tuned " + format("%.1f", medians[0]) + " TFLOP/s at n="
-                             + std::to_string(cases[0].n) + "; classic 32x32 tile "
-                             + format("%.1f", medians[1]) + ", padded " + format("%.1f", medians[2])
-                             + " TFLOP/s at n=" + std::to_string(cases[1].n)
-                             + "; relative error <= " + format("%.1e", worst_error);
+            result.message = "tuned " + format("%.1f", medians[0]) +
+                             " TFLOP/s at n=" + std::to_string(cases[0].n) +
+                             "; classic 32x32 tile " + format("%.1f", medians[1]) + ", padded " +
+                             format("%.1f", medians[2]) +
+                             " TFLOP/s at n=" + std::to_string(cases[1].n) +
+                             "; relative error <= " + format("%.1e", worst_error);
             return result;
         }
 
@@ -220,26 +223,26 @@ namespace envcheck::gpu
                 const auto summary = summarize(to_doubles(run.times_ms[i]));
                 medians.push_back(summary.median);
                 const std::string name = run.strides[i] == kernels::padded_stride
-                                             ? "padded_ms"
-                                             : "stride_" + std::to_string(run.strides[i]) + "_ms";
-                result.metrics.push_back(metric(name, to_doubles(run.times_ms[i]), "ms",
-                                                MetricDirection::informational));
+                                           ? "padded_ms"
+                                           : "stride_" + std::to_string(run.strides[i]) + "_ms";
+                result.metrics.push_back(
+                  metric(name, to_doubles(run.times_ms[i]), "ms", MetricDirection::informational));
             }
             // strides: 1 2 4 8 16 32 33 (kernels::bank_conflict_strides)
             std::vector<double> bandwidth;
             for (const float ms : run.times_ms[0])
             {
-                bandwidth.push_back(run.reads_per_repeat * 4.0 / (static_cast<double>(ms) * 1e-3)
-                                    / 1e12);
+                bandwidth.push_back(run.reads_per_repeat * 4.0 / (static_cast<double>(ms) * 1e-3) /
+                                    1e12);
             }
             result.metrics.push_back(
-                metric("shared_tbps", bandwidth, "TB/s", MetricDirection::higher_is_better));
+              metric("shared_tbps", bandwidth, "TB/s", MetricDirection::higher_is_better));
             std::string ways;
             for (std::size_t i = 1; i + 1 < medians.size(); ++i)
             {
                 const double slowdown = medians[i] / medians[0];
                 result.metrics.push_back(
-                    single("slowdown_" + std::to_string(run.strides[i]) + "way", slowdown, "x"));
+                  single("slowdown_" + std::to_string(run.strides[i]) + "way", slowdown, "x"));
                 ways += ways.empty() ? "" : " ";
                 ways += format("%.1fx", slowdown);
             }
@@ -247,7 +250,7 @@ namespace envcheck::gpu
             const double recovered = medians[5] / medians[6];
             result.metrics.push_back(single("padded_speedup", recovered, "x"));
             result.metrics.push_back(
-                single("padded_vs_conflict_free", medians[6] / medians[0], "x"));
+              single("padded_vs_conflict_free", medians[6] / medians[0], "x"));
             if (!run.verified)
             {
                 result.status = Status::fail;
@@ -255,11 +258,10 @@ namespace envcheck::gpu
                 return result;
             }
             result.status = Status::pass;
-            result.message = "32-way conflicts " + format("%.1f", worst)
-                             + "x slower than conflict-free ("
-                             + format("%.1f", result.metric("shared_tbps")->value)
-                             + " TB/s); padding to [32][33] " + "recovers "
-                             + format("%.1f", recovered) + "x; 2/4/8/16/32-way: " + ways;
+            result.message =
+              "32-way conflicts " + format("%.1f", worst) + "x slower than conflict-free (" +
+              format("%.1f", result.metric("shared_tbps")->value) + " TB/s); padding to [32][33] " +
+              "recovers " + format("%.1f", recovered) + "x; 2/4/8/16/32-way: " + ways;
             return result;
         }
 
@@ -305,7 +307,7 @@ namespace envcheck::gpu
                 std::vector<StageTimes> stages;
                 for (const auto& part : run.parts[r])
                 {
-                    stages.push_back({part.h2d_ms, part.kernel_ms, part.d2h_ms});
+                    stages.push_back({ part.h2d_ms, part.kernel_ms, part.d2h_ms });
                 }
                 ideal.push_back(ideal_pipeline_ms(stages, context.device.async_engine_count));
                 efficiency.push_back(ideal.back() / static_cast<double>(run.overlapped_ms[r]));
@@ -317,34 +319,34 @@ namespace envcheck::gpu
             result.metrics.push_back(metric("serial_ms", to_doubles(run.serial_ms), "ms",
                                             MetricDirection::lower_is_better));
             result.metrics.push_back(
-                metric("ideal_ms", ideal, "ms", MetricDirection::informational));
+              metric("ideal_ms", ideal, "ms", MetricDirection::informational));
             result.metrics.push_back(
-                metric("overlap_efficiency", efficiency, "", MetricDirection::higher_is_better));
+              metric("overlap_efficiency", efficiency, "", MetricDirection::higher_is_better));
             const double overlapped = result.metric("overlapped_ms")->value;
             const double serial = result.metric("serial_ms")->value;
             result.metrics.push_back(single("speedup", serial / overlapped, "x"));
             result.metrics.push_back(single("copy_engines", context.device.async_engine_count, ""));
             result.metrics.push_back(
-                single("concurrent_kernels", context.device.concurrent_kernels ? 1.0 : 0.0, ""));
+              single("concurrent_kernels", context.device.concurrent_kernels ? 1.0 : 0.0, ""));
             if (run.unwritten != 0 || run.mismatches != 0)
             {
                 result.status = Status::fail;
-                result.message = std::to_string(run.unwritten) + " output elements never written, "
-                                 + std::to_string(run.mismatches) + " of "
-                                 + std::to_string(run.checked) + " sampled elements wrong";
+                result.message = std::to_string(run.unwritten) +
+                                 " output elements never written, " +
+                                 std::to_string(run.mismatches) + " of " +
+                                 std::to_string(run.checked) + " sampled elements wrong";
                 return result;
             }
             result.status = Status::pass;
             result.message =
-                std::to_string(plan.streams) + " streams " + format("%.2f", overlapped)
-                + " ms vs 1 stream " + format("%.2f", serial) + " ms ("
-                + std::to_string(plan.chunks) + " chunks of "
-                + size_text(plan.bytes / static_cast<std::size_t>(plan.chunks)) + "); ideal "
-                + format("%.2f", result.metric("ideal_ms")->value) + " ms; efficiency "
-                + format("%.0f", 100.0 * result.metric("overlap_efficiency")->value) + "%; "
-                + std::to_string(context.device.async_engine_count) + " copy engine"
-                + (context.device.async_engine_count == 1 ? "" : "s") + ", concurrent kernels "
-                + (context.device.concurrent_kernels ? "yes" : "no");
+              std::to_string(plan.streams) + " streams " + format("%.2f", overlapped) +
+              " ms vs 1 stream " + format("%.2f", serial) + " ms (" + std::to_string(plan.chunks) +
+              " chunks of " + size_text(plan.bytes / static_cast<std::size_t>(plan.chunks)) +
+              "); ideal " + format("%.2f", result.metric("ideal_ms")->value) + " ms; efficiency " +
+              format("%.0f", 100.0 * result.metric("overlap_efficiency")->value) + "%; " +
+              std::to_string(context.device.async_engine_count) + " copy engine" +
+              (context.device.async_engine_count == 1 ? "" : "s") + ", concurrent kernels " +
+              (context.device.concurrent_kernels ? "yes" : "no");
             return result;
         }
 
@@ -366,21 +368,21 @@ namespace envcheck::gpu
             {
                 plan.samples = 3;
                 for (const auto kind :
-                     {CopyKind::h2d_pinned, CopyKind::d2h_pinned, CopyKind::h2d_pageable,
-                      CopyKind::d2h_pageable, CopyKind::d2d_memcpy, CopyKind::d2d_kernel})
+                     { CopyKind::h2d_pinned, CopyKind::d2h_pinned, CopyKind::h2d_pageable,
+                       CopyKind::d2h_pageable, CopyKind::d2d_memcpy, CopyKind::d2d_kernel })
                 {
                     for (std::size_t bytes = 64 * 1024; bytes <= 256 * mib; bytes *= 4)
                     {
-                        plan.copies.push_back({kind, bytes});
+                        plan.copies.push_back({ kind, bytes });
                     }
                 }
             }
             else
             {
-                plan.copies = {{CopyKind::h2d_pinned, 32 * mib},
-                               {CopyKind::d2h_pinned, 32 * mib},
-                               {CopyKind::d2d_memcpy, 256 * mib},
-                               {CopyKind::d2d_kernel, 256 * mib}};
+                plan.copies = { { CopyKind::h2d_pinned, 32 * mib },
+                                { CopyKind::d2h_pinned, 32 * mib },
+                                { CopyKind::d2d_memcpy, 256 * mib },
+                                { CopyKind::d2d_kernel, 256 * mib } };
             }
             const auto run = kernels::run_bandwidth(plan);
             if (!run.status.ok())
@@ -396,9 +398,9 @@ namespace envcheck::gpu
             {
                 const auto kind = measurement.request.kind;
                 // Device-to-device counts the bytes read plus the bytes written.
-                const double moved = static_cast<double>(measurement.request.bytes)
-                                     * measurement.copies_per_sample
-                                     * (is_device_to_device(kind) ? 2.0 : 1.0);
+                const double moved = static_cast<double>(measurement.request.bytes) *
+                                     measurement.copies_per_sample *
+                                     (is_device_to_device(kind) ? 2.0 : 1.0);
                 std::vector<double> gbps;
                 for (const float ms : measurement.sample_ms)
                 {
@@ -411,58 +413,61 @@ namespace envcheck::gpu
                     name += size_label(measurement.request.bytes);
                 }
                 result.metrics.push_back(
-                    metric(name, gbps, "GB/s", MetricDirection::higher_is_better));
+                  metric(name, gbps, "GB/s", MetricDirection::higher_is_better));
                 mismatches += measurement.mismatches;
                 latch_timed_out = latch_timed_out || measurement.latch_timed_out;
                 if (!full || measurement.request.bytes == 256 * mib)
                 {
-                    summary += (summary.empty() ? "" : ", ") + std::string(kernels::to_string(kind))
-                               + " " + format("%.1f", result.metrics.back().value) + " GB/s"
-                               + (full ? "" : " (" + size_text(measurement.request.bytes) + ")");
+                    summary += (summary.empty() ? "" : ", ") +
+                               std::string(kernels::to_string(kind)) + " " +
+                               format("%.1f", result.metrics.back().value) + " GB/s" +
+                               (full ? "" : " (" + size_text(measurement.request.bytes) + ")");
                 }
             }
             const auto ratio = [&](const std::string& numerator, const std::string& denominator)
             { return result.metric(numerator)->value / result.metric(denominator)->value; };
             const std::string suffix = full ? "_gbps_256m" : "_gbps";
             result.metrics.push_back(single(
-                "d2d_kernel_vs_memcpy", ratio("d2d_kernel" + suffix, "d2d_memcpy" + suffix), "x"));
+              "d2d_kernel_vs_memcpy", ratio("d2d_kernel" + suffix, "d2d_memcpy" + suffix), "x"));
             if (mismatches != 0)
             {
                 result.status = Status::fail;
                 result.message =
-                    std::to_string(mismatches) + " copied words differ from their source";
+                  std::to_string(mismatches) + " copied words differ from their source";
                 return result;
             }
             result.status = Status::pass;
-            result.message = summary + (full ? " at 256 MiB" : "")
-                             + "; device-to-device counts bytes read + written";
+            result.message = summary + (full ? " at 256 MiB" : "") +
+                             "; device-to-device counts bytes read + written";
             if (latch_timed_out)
             {
                 result.message +=
-                    "; the latch timed out (slow host): enqueueing may be in the times";
+                  "; the latch timed out (slow host): enqueueing may be in the times";
             }
             return result;
         }
 
         constexpr Probe table[] = {
-            {"hello",
-             "vector add, the first kernel: tells a missing kernel image (209) from other failures",
-             "", any_device, run_hello, true},
-            {"matmul-shared",
-             "FP32 matrix multiply through shared memory: classic 32x32 tile (and padded) checked, "
-             "tuned "
-             "128x128 kernel timed",
-             "", any_device, run_matmul_shared, false},
-            {"bank-conflicts",
-             "shared-memory reads with 1- to 32-way bank conflicts and the padded layout", "",
-             any_device, run_bank_conflicts, false},
-            {"stream-overlap",
-             "chunked H2D / kernel / D2H pipeline: 1 stream against 4, overlap efficiency",
-             "a copy engine", needs_copy_engine, run_stream_overlap, false},
-            {"bandwidth",
-             "host<->device (pinned, pageable) and device-to-device (memcpy, SM kernel) copy "
-             "bandwidth",
-             "", any_device, run_bandwidth, false},
+            { "hello",
+              "vector add, the first kernel: tells a missing kernel image (209) from other "
+              "failures",
+              "", any_device, run_hello, true },
+            { "matmul-shared",
+              "FP32 matrix multiply through shared memory: classic 32x32 tile (and padded) "
+              "checked, "
+              "tuned "
+              "128x128 kernel timed",
+              "", any_device, run_matmul_shared, false },
+            { "bank-conflicts",
+              "shared-memory reads with 1- to 32-way bank conflicts and the padded layout", "",
+              any_device, run_bank_conflicts, false },
+            { "stream-overlap",
+              "chunked H2D / kernel / D2H pipeline: 1 stream against 4, overlap efficiency",
+              "a copy engine", needs_copy_engine, run_stream_overlap, false },
+            { "bandwidth",
+              "host<->device (pinned, pageable) and device-to-device (memcpy, SM kernel) copy "
+              "bandwidth",
+              "", any_device, run_bandwidth, false },
         };
     }
 
@@ -480,8 +485,8 @@ namespace envcheck::gpu
     auto find_probe(std::string_view id) -> const Probe*
     {
         const auto all = probes();
-        const auto found = std::find_if(all.begin(), all.end(),
-                                        [&](const Probe& probe) { return probe.id == id; });
+        const auto found =
+          std::find_if(all.begin(), all.end(), [&](const Probe& probe) { return probe.id == id; });
         return found == all.end() ? nullptr : &*found;
     }
 }

@@ -21,18 +21,18 @@ namespace envcheck::gpu
     {
         const model::GpuDevice& device;
         model::SmokeMode mode = model::SmokeMode::quick;
-        std::uint32_t seed = 1;  // fresh per run: inputs are random, never the same twice
+        std::uint32_t seed = 1; // fresh per run: inputs are random, never the same twice
     };
 
     struct Probe
     {
         std::string_view id;
         std::string_view description;
-        std::string_view requirement;  // "" when it runs on any device
+        std::string_view requirement; // "" when it runs on any device
         // The reason the device does not meet the requirement; nullopt when it does.
         std::optional<std::string> (*unmet)(const model::GpuDevice& device);
         model::ProbeResult (*run)(const ProbeContext& context);
-        bool gate = false;  // when it does not pass, the later probes on the device are skipped
+        bool gate = false; // when it does not pass, the later probes on the device are skipped
     };
 
     [[nodiscard]] auto probes() -> std::span<const Probe>;

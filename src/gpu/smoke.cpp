@@ -29,8 +29,8 @@ namespace envcheck::gpu
         {
         public:
             Assembler(const SmokeRequest& request, const Progress& progress)
-                : m_request(request),
-                  m_progress(progress)
+              : m_request(request)
+              , m_progress(progress)
             {
                 m_report.mode = request.mode;
             }
@@ -39,13 +39,13 @@ namespace envcheck::gpu
             {
                 if (!m_protocol_error.empty())
                 {
-                    return;  // after garbage, nothing the child says can be trusted
+                    return; // after garbage, nothing the child says can be trusted
                 }
                 auto event = decode_event(line);
                 if (!event)
                 {
-                    m_protocol_error = "the probe process wrote unreadable output (" + event.error()
-                                       + "): '" + shorten(line, 80) + "'";
+                    m_protocol_error = "the probe process wrote unreadable output (" +
+                                       event.error() + "): '" + shorten(line, 80) + "'";
                     return;
                 }
                 std::visit([this](auto& e) { on(e); }, *event);
@@ -53,8 +53,8 @@ namespace envcheck::gpu
 
             auto finish(const ChildReport& child, const ChildLimits& limits) -> model::SmokeReport
             {
-                const bool clean = m_finished && child.end == ChildEnd::exited
-                                   && child.exit_code == 0 && m_protocol_error.empty();
+                const bool clean = m_finished && child.end == ChildEnd::exited &&
+                                   child.exit_code == 0 && m_protocol_error.empty();
                 std::string reason = m_protocol_error;
                 if (reason.empty() && !clean)
                 {
@@ -79,8 +79,8 @@ namespace envcheck::gpu
                 {
                     m_report.availability = GpuAvailability::probe_process_failed;
                     m_report.diagnosis =
-                        (clean ? std::string("the probe process reported no device") : reason)
-                        + " before it opened a device";
+                      (clean ? std::string("the probe process reported no device") : reason) +
+                      " before it opened a device";
                     return std::move(m_report);
                 }
                 if (!clean)
@@ -108,13 +108,13 @@ namespace envcheck::gpu
 
             void on(const DeviceEvent& event)
             {
-                m_report.devices.push_back(model::DeviceSmoke{event.device, {}});
-                notify(ProgressEvent{ProgressEvent::Kind::device,
-                                     event.device,
-                                     {},
-                                     model::Status::skip,
-                                     0,
-                                     m_request.probes.size()});
+                m_report.devices.push_back(model::DeviceSmoke{ event.device, {} });
+                notify(ProgressEvent{ ProgressEvent::Kind::device,
+                                      event.device,
+                                      {},
+                                      model::Status::skip,
+                                      0,
+                                      m_request.probes.size() });
             }
 
             void on(const StartEvent& event)
@@ -122,9 +122,9 @@ namespace envcheck::gpu
                 m_running = event;
                 if (auto* device = find_device(event.device))
                 {
-                    notify(ProgressEvent{ProgressEvent::Kind::probe_started, device->device,
-                                         event.probe, model::Status::skip,
-                                         device->probes.size() + 1, m_request.probes.size()});
+                    notify(ProgressEvent{ ProgressEvent::Kind::probe_started, device->device,
+                                          event.probe, model::Status::skip,
+                                          device->probes.size() + 1, m_request.probes.size() });
                 }
             }
 
@@ -133,15 +133,15 @@ namespace envcheck::gpu
                 auto* device = find_device(event.device);
                 if (device == nullptr)
                 {
-                    m_protocol_error = "the probe process reported a result for device "
-                                       + std::to_string(event.device) + ", which it never opened";
+                    m_protocol_error = "the probe process reported a result for device " +
+                                       std::to_string(event.device) + ", which it never opened";
                     return;
                 }
                 device->probes.push_back(event.result);
                 m_running.reset();
-                notify(ProgressEvent{ProgressEvent::Kind::probe_finished, device->device,
-                                     event.result.id, event.result.status, device->probes.size(),
-                                     m_request.probes.size()});
+                notify(ProgressEvent{ ProgressEvent::Kind::probe_finished, device->device,
+                                      event.result.id, event.result.status, device->probes.size(),
+                                      m_request.probes.size() });
             }
 
             void on(const FinishEvent&) { m_finished = true; }
@@ -149,8 +149,8 @@ namespace envcheck::gpu
             auto find_device(int index) -> model::DeviceSmoke*
             {
                 const auto found =
-                    std::find_if(m_report.devices.begin(), m_report.devices.end(),
-                                 [&](const auto& device) { return device.device.index == index; });
+                  std::find_if(m_report.devices.begin(), m_report.devices.end(),
+                               [&](const auto& device) { return device.device.index == index; });
                 return found == m_report.devices.end() ? nullptr : &*found;
             }
 
@@ -163,15 +163,15 @@ namespace envcheck::gpu
                     m_report.cuda_error = runtime.error;
                     const auto& error = *runtime.error;
                     m_report.diagnosis =
-                        std::string(advice_for(classify_cuda_error(error.code)).meaning)
-                        + ": cudaGetDeviceCount returned " + std::to_string(error.code) + " ("
-                        + error.name + ": " + error.message + ")";
-                    if (classify_cuda_error(error.code) == CudaErrorClass::driver_too_old
-                        && m_report.driver_cuda && m_report.runtime_cuda)
+                      std::string(advice_for(classify_cuda_error(error.code)).meaning) +
+                      ": cudaGetDeviceCount returned " + std::to_string(error.code) + " (" +
+                      error.name + ": " + error.message + ")";
+                    if (classify_cuda_error(error.code) == CudaErrorClass::driver_too_old &&
+                        m_report.driver_cuda && m_report.runtime_cuda)
                     {
                         m_report.diagnosis +=
-                            "; the driver supports CUDA " + m_report.driver_cuda->to_string()
-                            + ", envcheck's runtime is CUDA " + m_report.runtime_cuda->to_string();
+                          "; the driver supports CUDA " + m_report.driver_cuda->to_string() +
+                          ", envcheck's runtime is CUDA " + m_report.runtime_cuda->to_string();
                     }
                     return;
                 }
@@ -185,12 +185,12 @@ namespace envcheck::gpu
                 {
                     m_report.availability = GpuAvailability::no_such_device;
                     m_report.diagnosis =
-                        "device " + std::to_string(*m_request.device)
-                        + " was asked for; this machine has " + std::to_string(runtime.device_count)
-                        + " CUDA device"
-                        + (runtime.device_count == 1
-                               ? " (0)"
-                               : "s (0-" + std::to_string(runtime.device_count - 1) + ")");
+                      "device " + std::to_string(*m_request.device) +
+                      " was asked for; this machine has " + std::to_string(runtime.device_count) +
+                      " CUDA device" +
+                      (runtime.device_count == 1
+                         ? " (0)"
+                         : "s (0-" + std::to_string(runtime.device_count - 1) + ")");
                     return;
                 }
                 m_report.availability = GpuAvailability::available;
@@ -205,8 +205,8 @@ namespace envcheck::gpu
                     for (const auto& id : m_request.probes)
                     {
                         const bool reported =
-                            std::any_of(device.probes.begin(), device.probes.end(),
-                                        [&](const auto& probe) { return probe.id == id; });
+                          std::any_of(device.probes.begin(), device.probes.end(),
+                                      [&](const auto& probe) { return probe.id == id; });
                         if (reported)
                         {
                             continue;
@@ -214,14 +214,13 @@ namespace envcheck::gpu
                         model::ProbeResult result;
                         result.id = id;
                         result.status = model::Status::error;
-                        const bool was_running = m_running
-                                                 && m_running->device == device.device.index
-                                                 && m_running->probe == id;
+                        const bool was_running = m_running &&
+                                                 m_running->device == device.device.index &&
+                                                 m_running->probe == id;
                         result.message =
-                            was_running
-                                ? reason + " while this probe ran"
-                                : "not run: " + reason
-                                      + (m_running ? " during '" + m_running->probe + "'" : "");
+                          was_running ? reason + " while this probe ran"
+                                      : "not run: " + reason +
+                                          (m_running ? " during '" + m_running->probe + "'" : "");
                         device.probes.push_back(std::move(result));
                     }
                 }
@@ -251,7 +250,7 @@ namespace envcheck::gpu
         const ChildLimits limits = limits_for(request);
         Assembler assembler(request, progress);
         const ChildReport outcome =
-            run_watched(child, limits, [&](std::string_view line) { assembler.take(line); });
+          run_watched(child, limits, [&](std::string_view line) { assembler.take(line); });
         auto report = assembler.finish(outcome, limits);
         report.duration_seconds = static_cast<double>(outcome.elapsed.count()) / 1000.0;
         return report;
@@ -275,9 +274,9 @@ namespace envcheck::gpu
             // A missing file is the common case; anything else (wrong ELF class, a missing
             // dependency) is worth quoting.
             report.diagnosis =
-                driver.error.find("No such file") != std::string::npos
-                    ? "no NVIDIA driver (libcuda.so.1 not found)"
-                    : "the NVIDIA driver library libcuda.so.1 could not be loaded: " + driver.error;
+              driver.error.find("No such file") != std::string::npos
+                ? "no NVIDIA driver (libcuda.so.1 not found)"
+                : "the NVIDIA driver library libcuda.so.1 could not be loaded: " + driver.error;
             return report;
         }
         SmokeRequest resolved = request;
@@ -289,8 +288,8 @@ namespace envcheck::gpu
             }
         }
         return supervise_probes(
-            resolved, [&](LineWriter& writer) { return run_probe_child(resolved, writer); },
-            progress);
+          resolved, [&](LineWriter& writer) { return run_probe_child(resolved, writer); },
+          progress);
 #endif
     }
 }

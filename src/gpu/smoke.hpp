@@ -19,32 +19,32 @@ namespace envcheck::gpu
     struct SmokeRequest
     {
         model::SmokeMode mode = model::SmokeMode::quick;
-        std::optional<int> device = 0;    // nullopt: every device
-        std::vector<std::string> probes;  // ids to run, in registry order; empty: all of them
-        std::chrono::milliseconds probe_timeout{30000};  // longest a probe may run silently
+        std::optional<int> device = 0;   // nullopt: every device
+        std::vector<std::string> probes; // ids to run, in registry order; empty: all of them
+        std::chrono::milliseconds probe_timeout{ 30000 }; // longest a probe may run silently
     };
 
     struct ProgressEvent
     {
         enum class Kind
         {
-            device,  // a device was opened
+            device, // a device was opened
             probe_started,
             probe_finished,
         };
         Kind kind = Kind::device;
         model::GpuDevice device;
         std::string probe;
-        model::Status status = model::Status::skip;  // probe_finished
-        std::size_t number = 0;                      // 1-based position of the probe
-        std::size_t count = 0;                       // probes per device
+        model::Status status = model::Status::skip; // probe_finished
+        std::size_t number = 0;                     // 1-based position of the probe
+        std::size_t count = 0;                      // probes per device
     };
 
     using Progress = std::function<void(const ProgressEvent&)>;
 
     // Everything: the build, the driver library, then the probes in a watched child.
     [[nodiscard]] auto run_smoke(const SmokeRequest& request, const Progress& progress)
-        -> model::SmokeReport;
+      -> model::SmokeReport;
 
     // The parent's half on its own, for any child that speaks gpu/wire.hpp (tests use fake
     // children that hang, crash or write garbage). `request.probes` must be resolved (non-empty).

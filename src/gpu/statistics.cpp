@@ -28,7 +28,7 @@ namespace envcheck::gpu
         const auto [low, high] = std::minmax_element(samples.begin(), samples.end());
         summary.min = *low;
         summary.max = *high;
-        summary.median = median_of({samples.begin(), samples.end()});
+        summary.median = median_of({ samples.begin(), samples.end() });
         std::vector<double> deviations;
         deviations.reserve(samples.size());
         for (const double sample : samples)

@@ -14,8 +14,8 @@ namespace envcheck::gpu
         double median = 0.0;
         double min = 0.0;
         double max = 0.0;
-        double spread = 0.0;  // (max - min) / median; 0 for fewer than two samples
-        double mad = 0.0;     // median absolute deviation from the median
+        double spread = 0.0; // (max - min) / median; 0 for fewer than two samples
+        double mad = 0.0;    // median absolute deviation from the median
     };
 
     // All zeros for no samples.

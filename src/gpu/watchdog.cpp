@@ -5,9 +5,8 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
-#include <iostream>
-
 #include <fcntl.h>
+#include <iostream>
 #include <poll.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -119,16 +118,16 @@ namespace envcheck::gpu
             case ChildEnd::exited:
                 return "exited with status " + std::to_string(exit_code);
             case ChildEnd::signaled:
-                return "was killed by signal " + std::to_string(signal) + " (" + signal_name(signal)
-                       + ")";
+                return "was killed by signal " + std::to_string(signal) + " (" +
+                       signal_name(signal) + ")";
             case ChildEnd::timed_out:
                 if (elapsed >= limits.total_timeout)
                 {
-                    return "was stopped after running " + seconds_text(limits.total_timeout)
-                           + " in all (SIGKILL)";
+                    return "was stopped after running " + seconds_text(limits.total_timeout) +
+                           " in all (SIGKILL)";
                 }
-                return "was stopped after " + seconds_text(limits.idle_timeout)
-                       + " without progress (SIGKILL): a kernel or CUDA call hung";
+                return "was stopped after " + seconds_text(limits.idle_timeout) +
+                       " without progress (SIGKILL): a kernel or CUDA call hung";
             case ChildEnd::failed_to_start:
                 return "could not be started: " + detail;
         }
@@ -136,10 +135,10 @@ namespace envcheck::gpu
     }
 
     auto run_watched(const ChildMain& child, const ChildLimits& limits, const LineSink& on_line)
-        -> ChildReport
+      -> ChildReport
     {
         ChildReport report;
-        int fds[2] = {-1, -1};
+        int fds[2] = { -1, -1 };
         if (pipe2(fds, O_CLOEXEC) != 0)
         {
             report.end = ChildEnd::failed_to_start;
@@ -181,13 +180,13 @@ namespace envcheck::gpu
                 break;
             }
             const auto wait_ms =
-                std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count() + 1;
-            pollfd watched{read_fd, POLLIN, 0};
+              std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count() + 1;
+            pollfd watched{ read_fd, POLLIN, 0 };
             const int ready =
-                poll(&watched, 1, static_cast<int>(std::min<long long>(wait_ms, 60000)));
+              poll(&watched, 1, static_cast<int>(std::min<long long>(wait_ms, 60000)));
             if (ready < 0 && errno != EINTR)
             {
-                timed_out = true;  // cannot watch it any more: stop it rather than wait blind
+                timed_out = true; // cannot watch it any more: stop it rather than wait blind
                 break;
             }
             if (ready <= 0)
@@ -205,7 +204,7 @@ namespace envcheck::gpu
             }
             if (n == 0)
             {
-                break;  // the child closed its end: it is exiting
+                break; // the child closed its end: it is exiting
             }
             pending.append(chunk, static_cast<std::size_t>(n));
             std::size_t newline = 0;
@@ -264,7 +263,7 @@ namespace envcheck::gpu
             }
         }
         report.elapsed =
-            std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started);
+          std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started);
         report.unterminated = std::move(pending);
         return report;
     }

@@ -17,7 +17,10 @@ namespace envcheck::gpu
     class LineWriter
     {
     public:
-        explicit LineWriter(int fd) : m_fd(fd) {}
+        explicit LineWriter(int fd)
+          : m_fd(fd)
+        {
+        }
 
         // Writes `line` and a newline in full (retrying short writes); false when the parent is
         // gone. A line must not contain '\n'.
@@ -29,16 +32,16 @@ namespace envcheck::gpu
 
     struct ChildLimits
     {
-        std::chrono::milliseconds idle_timeout{30000};    // longest wait for the next line
-        std::chrono::milliseconds total_timeout{300000};  // longest whole run
+        std::chrono::milliseconds idle_timeout{ 30000 };   // longest wait for the next line
+        std::chrono::milliseconds total_timeout{ 300000 }; // longest whole run
     };
 
     enum class ChildEnd
     {
-        exited,           // exit_code says how
-        signaled,         // killed by a signal it did not expect (a crash): signal says which
-        timed_out,        // we killed it: no line within idle_timeout, or past total_timeout
-        failed_to_start,  // pipe() or fork() failed: detail says why
+        exited,          // exit_code says how
+        signaled,        // killed by a signal it did not expect (a crash): signal says which
+        timed_out,       // we killed it: no line within idle_timeout, or past total_timeout
+        failed_to_start, // pipe() or fork() failed: detail says why
     };
 
     [[nodiscard]] auto to_string(ChildEnd end) -> std::string_view;
@@ -48,9 +51,9 @@ namespace envcheck::gpu
         ChildEnd end = ChildEnd::exited;
         int exit_code = 0;
         int signal = 0;
-        std::chrono::milliseconds elapsed{0};
-        std::string unterminated;  // bytes after the last newline (a line cut off by the end)
-        std::string detail;        // failed_to_start: the system error
+        std::chrono::milliseconds elapsed{ 0 };
+        std::string unterminated; // bytes after the last newline (a line cut off by the end)
+        std::string detail;       // failed_to_start: the system error
 
         // "exited with status 3", "was killed by signal 11 (SIGSEGV)", "timed out after 30 s
         // without output", ...

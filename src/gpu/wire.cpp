@@ -14,9 +14,12 @@ namespace envcheck::gpu
         class Reader
         {
         public:
-            explicit Reader(const json& object) : m_object(object) {}
+            explicit Reader(const json& object)
+              : m_object(object)
+            {
+            }
 
-            template <class T>
+            template<class T>
             auto get(const char* key, T& out) -> Reader&
             {
                 if (!m_error.empty())
@@ -97,41 +100,41 @@ namespace envcheck::gpu
 
         auto device_json(const model::GpuDevice& device) -> json
         {
-            return json{{"index", device.index},
-                        {"name", device.name},
-                        {"uuid", device.uuid},
-                        {"pci_bus_id", device.pci_bus_id},
-                        {"cc_major", device.compute_capability_major},
-                        {"cc_minor", device.compute_capability_minor},
-                        {"multiprocessors", device.multiprocessors},
-                        {"memory_bytes", device.memory_bytes},
-                        {"sm_clock_mhz", device.sm_clock_mhz},
-                        {"memory_clock_mhz", device.memory_clock_mhz},
-                        {"memory_bus_width_bits", device.memory_bus_width_bits},
-                        {"l2_cache_bytes", device.l2_cache_bytes},
-                        {"async_engine_count", device.async_engine_count},
-                        {"concurrent_kernels", device.concurrent_kernels},
-                        {"ecc_enabled", device.ecc_enabled}};
+            return json{ { "index", device.index },
+                         { "name", device.name },
+                         { "uuid", device.uuid },
+                         { "pci_bus_id", device.pci_bus_id },
+                         { "cc_major", device.compute_capability_major },
+                         { "cc_minor", device.compute_capability_minor },
+                         { "multiprocessors", device.multiprocessors },
+                         { "memory_bytes", device.memory_bytes },
+                         { "sm_clock_mhz", device.sm_clock_mhz },
+                         { "memory_clock_mhz", device.memory_clock_mhz },
+                         { "memory_bus_width_bits", device.memory_bus_width_bits },
+                         { "l2_cache_bytes", device.l2_cache_bytes },
+                         { "async_engine_count", device.async_engine_count },
+                         { "concurrent_kernels", device.concurrent_kernels },
+                         { "ecc_enabled", device.ecc_enabled } };
         }
 
         auto read_device(const json& object, model::GpuDevice& device) -> std::string
         {
             Reader reader(object);
             reader.get("index", device.index)
-                .get("name", device.name)
-                .get("uuid", device.uuid)
-                .get("pci_bus_id", device.pci_bus_id)
-                .get("cc_major", device.compute_capability_major)
-                .get("cc_minor", device.compute_capability_minor)
-                .get("multiprocessors", device.multiprocessors)
-                .get("memory_bytes", device.memory_bytes)
-                .get("sm_clock_mhz", device.sm_clock_mhz)
-                .get("memory_clock_mhz", device.memory_clock_mhz)
-                .get("memory_bus_width_bits", device.memory_bus_width_bits)
-                .get("l2_cache_bytes", device.l2_cache_bytes)
-                .get("async_engine_count", device.async_engine_count)
-                .get("concurrent_kernels", device.concurrent_kernels)
-                .get("ecc_enabled", device.ecc_enabled);
+              .get("name", device.name)
+              .get("uuid", device.uuid)
+              .get("pci_bus_id", device.pci_bus_id)
+              .get("cc_major", device.compute_capability_major)
+              .get("cc_minor", device.compute_capability_minor)
+              .get("multiprocessors", device.multiprocessors)
+              .get("memory_bytes", device.memory_bytes)
+              .get("sm_clock_mhz", device.sm_clock_mhz)
+              .get("memory_clock_mhz", device.memory_clock_mhz)
+              .get("memory_bus_width_bits", device.memory_bus_width_bits)
+              .get("l2_cache_bytes", device.l2_cache_bytes)
+              .get("async_engine_count", device.async_engine_count)
+              .get("concurrent_kernels", device.concurrent_kernels)
+              .get("ecc_enabled", device.ecc_enabled);
             return reader.error();
         }
 
@@ -140,20 +143,20 @@ namespace envcheck::gpu
             json metrics = json::array();
             for (const auto& metric : result.metrics)
             {
-                metrics.push_back(json{{"name", metric.name},
-                                       {"value", metric.value},
-                                       {"unit", metric.unit},
-                                       {"spread", metric.spread},
-                                       {"samples", metric.samples},
-                                       {"direction", model::to_string(metric.direction)}});
+                metrics.push_back(json{ { "name", metric.name },
+                                        { "value", metric.value },
+                                        { "unit", metric.unit },
+                                        { "spread", metric.spread },
+                                        { "samples", metric.samples },
+                                        { "direction", model::to_string(metric.direction) } });
             }
-            return json{
-                {"id", result.id},
-                {"status", model::to_string(result.status)},
-                {"message", result.message},
-                {"metrics", std::move(metrics)},
-                {"duration_seconds", result.duration_seconds},
-                {"cuda_error", result.cuda_error ? json(*result.cuda_error) : json(nullptr)}};
+            return json{ { "id", result.id },
+                         { "status", model::to_string(result.status) },
+                         { "message", result.message },
+                         { "metrics", std::move(metrics) },
+                         { "duration_seconds", result.duration_seconds },
+                         { "cuda_error",
+                           result.cuda_error ? json(*result.cuda_error) : json(nullptr) } };
         }
 
         auto read_result(const json& object, model::ProbeResult& result) -> std::string
@@ -161,9 +164,9 @@ namespace envcheck::gpu
             std::string status;
             Reader reader(object);
             reader.get("id", result.id)
-                .get("status", status)
-                .get("message", result.message)
-                .get("duration_seconds", result.duration_seconds);
+              .get("status", status)
+              .get("message", result.message)
+              .get("duration_seconds", result.duration_seconds);
             if (!reader.error().empty())
             {
                 return reader.error();
@@ -194,11 +197,11 @@ namespace envcheck::gpu
                 std::string direction;
                 Reader metric_reader(entry);
                 metric_reader.get("name", metric.name)
-                    .get("value", metric.value)
-                    .get("unit", metric.unit)
-                    .get("spread", metric.spread)
-                    .get("samples", metric.samples)
-                    .get("direction", direction);
+                  .get("value", metric.value)
+                  .get("unit", metric.unit)
+                  .get("spread", metric.spread)
+                  .get("samples", metric.samples)
+                  .get("direction", direction);
                 if (!metric_reader.error().empty())
                 {
                     return "metric: " + metric_reader.error();
@@ -221,31 +224,36 @@ namespace envcheck::gpu
                 json error = nullptr;
                 if (event.error)
                 {
-                    error = json{{"code", event.error->code},
-                                 {"name", event.error->name},
-                                 {"message", event.error->message}};
+                    error = json{ { "code", event.error->code },
+                                  { "name", event.error->name },
+                                  { "message", event.error->message } };
                 }
-                return json{{"event", "runtime"},
-                            {"driver_version", event.driver_version},
-                            {"runtime_version", event.runtime_version},
-                            {"device_count", event.device_count},
-                            {"error", std::move(error)}};
+                return json{ { "event", "runtime" },
+                             { "driver_version", event.driver_version },
+                             { "runtime_version", event.runtime_version },
+                             { "device_count", event.device_count },
+                             { "error", std::move(error) } };
             }
             auto operator()(const DeviceEvent& event) const -> json
             {
-                return json{{"event", "device"}, {"device", device_json(event.device)}};
+                return json{ { "event", "device" }, { "device", device_json(event.device) } };
             }
             auto operator()(const StartEvent& event) const -> json
             {
-                return json{{"event", "start"}, {"device", event.device}, {"probe", event.probe}};
+                return json{ { "event", "start" },
+                             { "device", event.device },
+                             { "probe", event.probe } };
             }
             auto operator()(const ResultEvent& event) const -> json
             {
-                return json{{"event", "result"},
-                            {"device", event.device},
-                            {"result", result_json(event.result)}};
+                return json{ { "event", "result" },
+                             { "device", event.device },
+                             { "result", result_json(event.result) } };
             }
-            auto operator()(const FinishEvent&) const -> json { return json{{"event", "finish"}}; }
+            auto operator()(const FinishEvent&) const -> json
+            {
+                return json{ { "event", "finish" } };
+            }
         };
     }
 
@@ -272,8 +280,8 @@ namespace envcheck::gpu
             RuntimeEvent event;
             Reader reader(object);
             reader.get("driver_version", event.driver_version)
-                .get("runtime_version", event.runtime_version)
-                .get("device_count", event.device_count);
+              .get("runtime_version", event.runtime_version)
+              .get("device_count", event.device_count);
             if (!reader.error().empty())
             {
                 return util::unexpected(reader.error());
@@ -284,15 +292,15 @@ namespace envcheck::gpu
                 model::CudaError cuda_error;
                 Reader error_reader(*error);
                 error_reader.get("code", cuda_error.code)
-                    .get("name", cuda_error.name)
-                    .get("message", cuda_error.message);
+                  .get("name", cuda_error.name)
+                  .get("message", cuda_error.message);
                 if (!error_reader.error().empty())
                 {
                     return util::unexpected("error: " + error_reader.error());
                 }
                 event.error = std::move(cuda_error);
             }
-            return ChildEvent{std::move(event)};
+            return ChildEvent{ std::move(event) };
         }
         if (kind == "device")
         {
@@ -306,18 +314,18 @@ namespace envcheck::gpu
             {
                 return util::unexpected("device: " + error);
             }
-            return ChildEvent{std::move(event)};
+            return ChildEvent{ std::move(event) };
         }
         if (kind == "start")
         {
             StartEvent event;
             if (auto error =
-                    Reader(object).get("device", event.device).get("probe", event.probe).error();
+                  Reader(object).get("device", event.device).get("probe", event.probe).error();
                 !error.empty())
             {
                 return util::unexpected(error);
             }
-            return ChildEvent{std::move(event)};
+            return ChildEvent{ std::move(event) };
         }
         if (kind == "result")
         {
@@ -335,11 +343,11 @@ namespace envcheck::gpu
             {
                 return util::unexpected("result: " + error);
             }
-            return ChildEvent{std::move(event)};
+            return ChildEvent{ std::move(event) };
         }
         if (kind == "finish")
         {
-            return ChildEvent{FinishEvent{}};
+            return ChildEvent{ FinishEvent{} };
         }
         return util::unexpected("unknown event '" + kind + "'");
     }

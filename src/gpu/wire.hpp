@@ -17,7 +17,7 @@ namespace envcheck::gpu
     // What cudaGetDeviceCount and the version queries said.
     struct RuntimeEvent
     {
-        int driver_version = 0;  // encoded (13000); 0 when unknown
+        int driver_version = 0; // encoded (13000); 0 when unknown
         int runtime_version = 0;
         int device_count = 0;
         std::optional<model::CudaError> error;
@@ -55,7 +55,7 @@ namespace envcheck::gpu
     };
 
     using ChildEvent =
-        std::variant<RuntimeEvent, DeviceEvent, StartEvent, ResultEvent, FinishEvent>;
+      std::variant<RuntimeEvent, DeviceEvent, StartEvent, ResultEvent, FinishEvent>;
 
     // One line, without the newline.
     [[nodiscard]] auto encode_event(const ChildEvent& event) -> std::string;

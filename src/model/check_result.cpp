@@ -26,8 +26,8 @@ namespace envcheck::model
 
     auto parse_status(std::string_view text) -> std::optional<Status>
     {
-        return util::parse_enum(text, { Status::pass, Status::warn, Status::fail, Status::skip,
-                                        Status::error });
+        return util::parse_enum(
+          text, { Status::pass, Status::warn, Status::fail, Status::skip, Status::error });
     }
 
     auto is_failure(Status status) -> bool

@@ -17,7 +17,7 @@ namespace envcheck::model
         warn,
         fail,
         skip,
-        error,  // the check itself could not run (a crash, a timeout, an unreadable input)
+        error, // the check itself could not run (a crash, a timeout, an unreadable input)
     };
 
     [[nodiscard]] auto to_string(Status status) -> std::string_view;
@@ -27,20 +27,20 @@ namespace envcheck::model
 
     struct CheckOutcome
     {
-        std::string id;        // stable: fleet tooling routes alerts by it
+        std::string id; // stable: fleet tooling routes alerts by it
         Status status = Status::skip;
-        std::string message;   // what was seen
-        std::string fix;       // what to do; empty when nothing is to be done
-        std::map<std::string, double> metrics;  // measured values, in the units their names say
-        std::map<std::string, std::string> labels;  // e.g. {"gpu": "0", "file": "environment.yml"}
+        std::string message;                       // what was seen
+        std::string fix;                           // what to do; empty when nothing is to be done
+        std::map<std::string, double> metrics;     // measured values, in the units their names say
+        std::map<std::string, std::string> labels; // e.g. {"gpu": "0", "file": "environment.yml"}
     };
 
     struct CheckRun
     {
-        std::string command;  // "lint", "check", "doctor", "smoke"
+        std::string command; // "lint", "check", "doctor", "smoke"
         std::vector<CheckOutcome> outcomes;
         double duration_seconds = 0.0;
-        double finished_unix_seconds = 0.0;  // set by the cli from the clock
+        double finished_unix_seconds = 0.0; // set by the cli from the clock
 
         [[nodiscard]] auto passed() const -> bool;
     };

@@ -16,7 +16,7 @@ namespace envcheck::model
         {
             return std::nullopt;
         }
-        return CudaVersion{encoded / 1000, (encoded % 1000) / 10};
+        return CudaVersion{ encoded / 1000, (encoded % 1000) / 10 };
     }
 
     auto parse_cuda_version(std::string_view text) -> std::optional<CudaVersion>
@@ -27,12 +27,13 @@ namespace envcheck::model
             return std::nullopt;
         }
         const auto major = util::parse_uint(parts[0]);
-        const auto minor = parts.size() > 1 ? util::parse_uint(parts[1]) : std::optional<unsigned long long>{0};
-        if (!major || !minor || *major == 0 || *major > 99 || *minor > 99
-            || (parts.size() == 3 && !util::parse_uint(parts[2])))
+        const auto minor =
+          parts.size() > 1 ? util::parse_uint(parts[1]) : std::optional<unsigned long long>{ 0 };
+        if (!major || !minor || *major == 0 || *major > 99 || *minor > 99 ||
+            (parts.size() == 3 && !util::parse_uint(parts[2])))
         {
             return std::nullopt;
         }
-        return CudaVersion{static_cast<int>(*major), static_cast<int>(*minor)};
+        return CudaVersion{ static_cast<int>(*major), static_cast<int>(*minor) };
     }
 }

@@ -139,20 +139,24 @@ namespace envcheck::model
             {
                 outcome.message += ": " + finding.reason;
             }
-            outcome.labels = {{"status", std::string(to_string(finding.status))},
-                              {"manager", std::string(to_string(finding.manager))}};
+            outcome.labels = { { "status", std::string(to_string(finding.status)) },
+                               { "manager", std::string(to_string(finding.manager)) } };
             run.outcomes.push_back(std::move(outcome));
         }
         for (const auto& file : check.files)
         {
-            run.outcomes.push_back({"file." + file.package, Status::fail,
-                                    std::string(to_string(file.status)) + " " + file.path
-                                        + (file.detail.empty() ? "" : " (" + file.detail + ")"),
-                                    "reinstall the package", {}, {{"path", file.path}}});
+            run.outcomes.push_back({ "file." + file.package,
+                                     Status::fail,
+                                     std::string(to_string(file.status)) + " " + file.path +
+                                       (file.detail.empty() ? "" : " (" + file.detail + ")"),
+                                     "reinstall the package",
+                                     {},
+                                     { { "path", file.path } } });
         }
         for (const auto& problem : check.problems)
         {
-            run.outcomes.push_back({"record", Status::error, problem.to_string(), problem.hint, {}, {}});
+            run.outcomes.push_back(
+              { "record", Status::error, problem.to_string(), problem.hint, {}, {} });
         }
         run.outcomes.insert(run.outcomes.end(), check.machine.begin(), check.machine.end());
         run.outcomes.insert(run.outcomes.end(), check.performance.begin(), check.performance.end());

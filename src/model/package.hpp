@@ -25,11 +25,11 @@ namespace envcheck::model
     struct DirectUrl
     {
         std::string url;
-        std::string vcs;             // "git", "hg", ... for VCS installs
-        std::string commit_id;       // the resolved commit of a VCS install
+        std::string vcs;       // "git", "hg", ... for VCS installs
+        std::string commit_id; // the resolved commit of a VCS install
         std::string requested_revision;
-        std::string archive_sha256;  // archive_info.hashes.sha256, when given
-        bool editable = false;       // dir_info.editable
+        std::string archive_sha256; // archive_info.hashes.sha256, when given
+        bool editable = false;      // dir_info.editable
 
         auto operator==(const DirectUrl&) const -> bool = default;
     };
@@ -37,22 +37,22 @@ namespace envcheck::model
     struct Package
     {
         Manager manager = Manager::conda;
-        std::string name;     // conda: the record's name; pip: METADATA's Name as written
+        std::string name; // conda: the record's name; pip: METADATA's Name as written
         std::string version;
-        std::string build;    // conda build string; empty for pip
+        std::string build; // conda build string; empty for pip
         std::optional<long long> build_number;
-        std::string channel;  // conda: channel URL or name as recorded
-        std::string subdir;   // "linux-64", "noarch", ...
+        std::string channel; // conda: channel URL or name as recorded
+        std::string subdir;  // "linux-64", "noarch", ...
         std::string url;
-        std::string filename;  // the artifact's file name ("fn")
-        std::string sha256;    // of the artifact, lowercase hex
+        std::string filename; // the artifact's file name ("fn")
+        std::string sha256;   // of the artifact, lowercase hex
         std::string md5;
         std::optional<std::uint64_t> size;
-        bool requested = false;  // asked for explicitly, not pulled in as a dependency
-        std::string installer;   // pip INSTALLER ("pip", "uv", "conda"); "conda" for records
+        bool requested = false; // asked for explicitly, not pulled in as a dependency
+        std::string installer;  // pip INSTALLER ("pip", "uv", "conda"); "conda" for records
         std::optional<DirectUrl> direct_url;
-        std::vector<std::string> depends;  // conda depends / pip Requires-Dist, as written
-        std::string source;  // where it was read, relative to the prefix or lock
+        std::vector<std::string> depends; // conda depends / pip Requires-Dist, as written
+        std::string source;               // where it was read, relative to the prefix or lock
 
         auto operator==(const Package&) const -> bool = default;
     };

@@ -22,7 +22,7 @@ namespace envcheck::model
 
     auto parse_smoke_mode(std::string_view text) -> std::optional<SmokeMode>
     {
-        return util::parse_enum(text, {SmokeMode::quick, SmokeMode::full});
+        return util::parse_enum(text, { SmokeMode::quick, SmokeMode::full });
     }
 
     auto to_string(MetricDirection direction) -> std::string_view
@@ -41,9 +41,9 @@ namespace envcheck::model
 
     auto parse_metric_direction(std::string_view text) -> std::optional<MetricDirection>
     {
-        return util::parse_enum(text, {MetricDirection::higher_is_better,
-                                     MetricDirection::lower_is_better,
-                                     MetricDirection::informational});
+        return util::parse_enum(text, { MetricDirection::higher_is_better,
+                                        MetricDirection::lower_is_better,
+                                        MetricDirection::informational });
     }
 
     auto to_string(GpuAvailability availability) -> std::string_view
@@ -68,23 +68,24 @@ namespace envcheck::model
 
     auto parse_gpu_availability(std::string_view text) -> std::optional<GpuAvailability>
     {
-        return util::parse_enum(text, {GpuAvailability::available, GpuAvailability::built_without_cuda,
-                       GpuAvailability::no_driver, GpuAvailability::no_usable_device,
-                       GpuAvailability::no_such_device, GpuAvailability::probe_process_failed});
+        return util::parse_enum(
+          text, { GpuAvailability::available, GpuAvailability::built_without_cuda,
+                  GpuAvailability::no_driver, GpuAvailability::no_usable_device,
+                  GpuAvailability::no_such_device, GpuAvailability::probe_process_failed });
     }
 
     auto ProbeResult::metric(std::string_view wanted) const -> const Metric*
     {
         const auto found =
-            std::find_if(metrics.begin(), metrics.end(),
-                         [&](const Metric& metric) { return metric.name == wanted; });
+          std::find_if(metrics.begin(), metrics.end(),
+                       [&](const Metric& metric) { return metric.name == wanted; });
         return found == metrics.end() ? nullptr : &*found;
     }
 
     auto GpuDevice::architecture() const -> std::string
     {
-        return "sm_" + std::to_string(compute_capability_major)
-               + std::to_string(compute_capability_minor);
+        return "sm_" + std::to_string(compute_capability_major) +
+               std::to_string(compute_capability_minor);
     }
 
     auto SmokeReport::passed() const -> bool
@@ -111,8 +112,8 @@ namespace envcheck::model
         {
             CheckOutcome outcome;
             outcome.id = "smoke.gpu";
-            outcome.status = report.availability == GpuAvailability::no_such_device ? Status::error
-                                                                                    : Status::fail;
+            outcome.status =
+              report.availability == GpuAvailability::no_such_device ? Status::error : Status::fail;
             outcome.message = report.diagnosis;
             outcome.fix = "run 'envcheck doctor' for the cause";
             run.outcomes.push_back(std::move(outcome));
@@ -130,9 +131,9 @@ namespace envcheck::model
                 {
                     outcome.metrics[metric.name] = metric.value;
                 }
-                outcome.labels = {{"gpu", std::to_string(device.device.index)},
-                                  {"gpu_name", device.device.name},
-                                  {"gpu_uuid", device.device.uuid}};
+                outcome.labels = { { "gpu", std::to_string(device.device.index) },
+                                   { "gpu_name", device.device.name },
+                                   { "gpu_uuid", device.device.uuid } };
                 run.outcomes.push_back(std::move(outcome));
             }
         }
@@ -164,9 +165,9 @@ namespace envcheck::model
                 {
                     continue;
                 }
-                baseline.metrics.push_back(BaselineMetric{probe.id, metric.name, metric.value,
-                                                          metric.spread, metric.samples,
-                                                          metric.unit, metric.direction});
+                baseline.metrics.push_back(BaselineMetric{ probe.id, metric.name, metric.value,
+                                                           metric.spread, metric.samples,
+                                                           metric.unit, metric.direction });
             }
         }
         return baseline;

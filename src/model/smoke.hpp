@@ -18,8 +18,8 @@ namespace envcheck::model
 {
     enum class SmokeMode
     {
-        quick,  // one size per probe, under 0.5 s of GPU time on an H200; what `check` runs
-        full,   // size sweeps, under 10 s
+        quick, // one size per probe, under 0.5 s of GPU time on an H200; what `check` runs
+        full,  // size sweeps, under 10 s
     };
 
     [[nodiscard]] auto to_string(SmokeMode mode) -> std::string_view;
@@ -27,21 +27,21 @@ namespace envcheck::model
 
     enum class MetricDirection
     {
-        higher_is_better,  // throughput, bandwidth, efficiency: compared with a baseline
-        lower_is_better,   // times: compared with a baseline
-        informational,     // errors, ratios that explain: reported, never compared
+        higher_is_better, // throughput, bandwidth, efficiency: compared with a baseline
+        lower_is_better,  // times: compared with a baseline
+        informational,    // errors, ratios that explain: reported, never compared
     };
 
     [[nodiscard]] auto to_string(MetricDirection direction) -> std::string_view;
     [[nodiscard]] auto parse_metric_direction(std::string_view text)
-        -> std::optional<MetricDirection>;
+      -> std::optional<MetricDirection>;
 
     struct Metric
     {
-        std::string name;  // snake_case, unit as suffix: "tuned_tflops", "h2d_pinned_gbps"
+        std::string name; // snake_case, unit as suffix: "tuned_tflops", "h2d_pinned_gbps"
         double value = 0.0;
-        std::string unit;     // "TFLOP/s", "GB/s", "ms", "x", "" (a plain number)
-        double spread = 0.0;  // (max - min) / median over the repeats; 0 for one sample
+        std::string unit;    // "TFLOP/s", "GB/s", "ms", "x", "" (a plain number)
+        double spread = 0.0; // (max - min) / median over the repeats; 0 for one sample
         int samples = 1;
         MetricDirection direction = MetricDirection::informational;
 
@@ -50,12 +50,12 @@ namespace envcheck::model
 
     struct ProbeResult
     {
-        std::string id;  // the probe registry's id: "hello", "matmul-shared", ...
+        std::string id; // the probe registry's id: "hello", "matmul-shared", ...
         Status status = Status::skip;
-        std::string message;  // what was seen, or why it failed or was skipped
+        std::string message; // what was seen, or why it failed or was skipped
         std::vector<Metric> metrics;
-        double duration_seconds = 0.0;  // wall time of the probe, host work included
-        std::optional<int> cuda_error;  // the cudaError_t behind a fail or error, if any
+        double duration_seconds = 0.0; // wall time of the probe, host work included
+        std::optional<int> cuda_error; // the cudaError_t behind a fail or error, if any
 
         [[nodiscard]] auto metric(std::string_view name) const -> const Metric*;
         auto operator==(const ProbeResult&) const -> bool = default;
@@ -63,19 +63,19 @@ namespace envcheck::model
 
     struct GpuDevice
     {
-        int index = 0;  // the CUDA device ordinal (after CUDA_VISIBLE_DEVICES)
+        int index = 0; // the CUDA device ordinal (after CUDA_VISIBLE_DEVICES)
         std::string name;
-        std::string uuid;        // "GPU-..."
-        std::string pci_bus_id;  // "0000:19:00.0"
+        std::string uuid;       // "GPU-..."
+        std::string pci_bus_id; // "0000:19:00.0"
         int compute_capability_major = 0;
         int compute_capability_minor = 0;
         int multiprocessors = 0;
         std::uint64_t memory_bytes = 0;
-        int sm_clock_mhz = 0;      // peak
-        int memory_clock_mhz = 0;  // peak
+        int sm_clock_mhz = 0;     // peak
+        int memory_clock_mhz = 0; // peak
         int memory_bus_width_bits = 0;
         std::uint64_t l2_cache_bytes = 0;
-        int async_engine_count = 0;  // copy engines; 2 or more overlap H2D with D2H
+        int async_engine_count = 0; // copy engines; 2 or more overlap H2D with D2H
         bool concurrent_kernels = false;
         bool ecc_enabled = false;
 
@@ -95,23 +95,23 @@ namespace envcheck::model
     // Why probes did or did not run.
     enum class GpuAvailability
     {
-        available,             // probes ran (each may still fail)
-        built_without_cuda,    // this binary has no kernels
-        no_driver,             // libcuda.so.1 cannot be loaded
-        no_usable_device,      // the runtime found no device it can use (see cuda_error)
-        no_such_device,        // --device named an ordinal this machine does not have
-        probe_process_failed,  // the probe child died or hung before it reported a device
+        available,            // probes ran (each may still fail)
+        built_without_cuda,   // this binary has no kernels
+        no_driver,            // libcuda.so.1 cannot be loaded
+        no_usable_device,     // the runtime found no device it can use (see cuda_error)
+        no_such_device,       // --device named an ordinal this machine does not have
+        probe_process_failed, // the probe child died or hung before it reported a device
     };
 
     [[nodiscard]] auto to_string(GpuAvailability availability) -> std::string_view;
     [[nodiscard]] auto parse_gpu_availability(std::string_view text)
-        -> std::optional<GpuAvailability>;
+      -> std::optional<GpuAvailability>;
 
     struct CudaError
     {
         int code = 0;
-        std::string name;     // "cudaErrorNoDevice"
-        std::string message;  // "no CUDA-capable device is detected"
+        std::string name;    // "cudaErrorNoDevice"
+        std::string message; // "no CUDA-capable device is detected"
 
         auto operator==(const CudaError&) const -> bool = default;
     };
@@ -120,10 +120,10 @@ namespace envcheck::model
     {
         SmokeMode mode = SmokeMode::quick;
         GpuAvailability availability = GpuAvailability::available;
-        std::string diagnosis;  // why no probe ran; empty when availability is `available`
-        std::optional<CudaError> cuda_error;      // cudaGetDeviceCount's failure, when that is why
-        std::optional<CudaVersion> driver_cuda;   // the newest CUDA the driver supports
-        std::optional<CudaVersion> runtime_cuda;  // the CUDA runtime built into envcheck
+        std::string diagnosis; // why no probe ran; empty when availability is `available`
+        std::optional<CudaError> cuda_error;     // cudaGetDeviceCount's failure, when that is why
+        std::optional<CudaVersion> driver_cuda;  // the newest CUDA the driver supports
+        std::optional<CudaVersion> runtime_cuda; // the CUDA runtime built into envcheck
         std::vector<DeviceSmoke> devices;
         double duration_seconds = 0.0;
 
@@ -144,8 +144,8 @@ namespace envcheck::model
     // a later comparison knows how noisy it is.
     struct BaselineMetric
     {
-        std::string probe;  // "bandwidth"
-        std::string name;   // "h2d_pinned_gbps"
+        std::string probe; // "bandwidth"
+        std::string name;  // "h2d_pinned_gbps"
         double value = 0.0;
         double spread = 0.0;
         int samples = 1;
@@ -191,7 +191,7 @@ namespace envcheck::model
         std::vector<std::string> clock_event_reasons;
         std::optional<std::uint64_t> ecc_corrected_volatile;
         std::optional<std::uint64_t> ecc_uncorrected_volatile;
-        std::optional<int> other_compute_processes;  // compute processes on the GPU besides ours
+        std::optional<int> other_compute_processes; // compute processes on the GPU besides ours
     };
 }
 

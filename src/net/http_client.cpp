@@ -516,10 +516,11 @@ namespace envcheck::net
     {
         // The messages are made in this file: "HTTP 404 ...", libcurl's file:// "Couldn't open
         // file" and fsio's "cannot open: No such file".
-        return (error.kind == util::ErrorKind::network && error.message.rfind("HTTP 404", 0) == 0)
-               || (error.kind == util::ErrorKind::io
-                   && (error.message.find("No such file") != std::string::npos
-                       || error.message.find("Couldn't open file") != std::string::npos));
+        return (error.kind == util::ErrorKind::network &&
+                error.message.rfind("HTTP 404", 0) == 0) ||
+               (error.kind == util::ErrorKind::io &&
+                (error.message.find("No such file") != std::string::npos ||
+                 error.message.find("Couldn't open file") != std::string::npos));
     }
 
     auto read_input(const std::string& path_or_url, const HttpOptions& options)

@@ -62,7 +62,8 @@ namespace envcheck::report
                 return "no differences";
             }
             std::vector<std::string> parts;
-            for (const auto change : {DiffChange::added, DiffChange::removed, DiffChange::changed})
+            for (const auto change :
+                 { DiffChange::added, DiffChange::removed, DiffChange::changed })
             {
                 const std::size_t count = report.count(change);
                 if (count != 0)
@@ -260,29 +261,31 @@ namespace envcheck::report
             Json risks = Json::array();
             for (const auto& risk : entry.risks)
             {
-                risks.push_back(Json{{"kind", risk.kind}, {"message", risk.message}});
+                risks.push_back(Json{ { "kind", risk.kind }, { "message", risk.message } });
             }
-            packages.push_back(Json{{"change", to_string(entry.change)},
-                                    {"name", entry.name},
-                                    {"manager", model::to_string(entry.manager)},
-                                    {"old", optional_json(entry.old_spec)},
-                                    {"new", optional_json(entry.new_spec)},
-                                    {"risks", std::move(risks)}});
+            packages.push_back(Json{ { "change", to_string(entry.change) },
+                                     { "name", entry.name },
+                                     { "manager", model::to_string(entry.manager) },
+                                     { "old", optional_json(entry.old_spec) },
+                                     { "new", optional_json(entry.new_spec) },
+                                     { "risks", std::move(risks) } });
         }
-        const Json document{{"schema_version", 1},
-                            {"old", {{"path", report.old_path}, {"channels", report.old_channels}}},
-                            {"new", {{"path", report.new_path}, {"channels", report.new_channels}}},
-                            {"equal", report.equal()},
-                            {"channels",
-                             {{"added", report.channels_added},
-                              {"removed", report.channels_removed},
-                              {"reordered", report.channels_reordered}}},
-                            {"packages", std::move(packages)},
-                            {"summary",
-                             {{"added", report.count(DiffChange::added)},
-                              {"removed", report.count(DiffChange::removed)},
-                              {"changed", report.count(DiffChange::changed)},
-                              {"risky", report.risky()}}}};
+        const Json document{
+            { "schema_version", 1 },
+            { "old", { { "path", report.old_path }, { "channels", report.old_channels } } },
+            { "new", { { "path", report.new_path }, { "channels", report.new_channels } } },
+            { "equal", report.equal() },
+            { "channels",
+              { { "added", report.channels_added },
+                { "removed", report.channels_removed },
+                { "reordered", report.channels_reordered } } },
+            { "packages", std::move(packages) },
+            { "summary",
+              { { "added", report.count(DiffChange::added) },
+                { "removed", report.count(DiffChange::removed) },
+                { "changed", report.count(DiffChange::changed) },
+                { "risky", report.risky() } } }
+        };
         return document.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
     }
 

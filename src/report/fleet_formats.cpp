@@ -112,7 +112,8 @@ namespace envcheck::report
         // Attribute values are normalized by XML parsers (a newline becomes a space): keep them.
         auto xml_attribute(std::string_view text) -> std::string
         {
-            return util::replace_all(util::replace_all(xml_escape(text), "\n", "&#10;"), "\r", "&#13;");
+            return util::replace_all(util::replace_all(xml_escape(text), "\n", "&#10;"), "\r",
+                                     "&#13;");
         }
 
         auto outcome_text(const model::CheckOutcome& outcome) -> std::string
@@ -191,7 +192,7 @@ namespace envcheck::report
 
         auto base_labels(const model::CheckRun& run, const model::CheckOutcome& outcome) -> Labels
         {
-            Labels labels = {{"command", run.command}, {"check", outcome.id}};
+            Labels labels = { { "command", run.command }, { "check", outcome.id } };
             for (const auto& [key, value] : outcome.labels)
             {
                 const auto name = label_name(key);
@@ -247,7 +248,8 @@ namespace envcheck::report
         auto summary_line(const model::CheckRun& run) -> std::string
         {
             const Counts counts = count(run);
-            std::string line = "envcheck " + run.command + ": " + (run.passed() ? "pass" : "fail") + " (";
+            std::string line =
+              "envcheck " + run.command + ": " + (run.passed() ? "pass" : "fail") + " (";
             line += std::to_string(counts.passed) + " passed";
             if (counts.warned != 0)
             {
@@ -259,7 +261,8 @@ namespace envcheck::report
             }
             if (counts.errors != 0)
             {
-                line += ", " + std::to_string(counts.errors) + (counts.errors == 1 ? " error" : " errors");
+                line += ", " + std::to_string(counts.errors) +
+                        (counts.errors == 1 ? " error" : " errors");
             }
             if (counts.skipped != 0)
             {
@@ -289,21 +292,24 @@ namespace envcheck::report
             total_time += run.duration_seconds;
         }
         std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-        out += "<testsuites name=\"envcheck\" tests=\"" + std::to_string(total.total) + "\" failures=\""
-               + std::to_string(total.failed) + "\" errors=\"" + std::to_string(total.errors) + "\" skipped=\""
-               + std::to_string(total.skipped) + "\" time=\"" + format_number(total_time) + "\">\n";
+        out += "<testsuites name=\"envcheck\" tests=\"" + std::to_string(total.total) +
+               "\" failures=\"" + std::to_string(total.failed) + "\" errors=\"" +
+               std::to_string(total.errors) + "\" skipped=\"" + std::to_string(total.skipped) +
+               "\" time=\"" + format_number(total_time) + "\">\n";
         for (const auto& run : runs)
         {
             const Counts c = count(run);
-            out += "  <testsuite name=\"envcheck " + xml_escape(run.command) + "\" tests=\""
-                   + std::to_string(c.total) + "\" failures=\"" + std::to_string(c.failed) + "\" errors=\""
-                   + std::to_string(c.errors) + "\" skipped=\"" + std::to_string(c.skipped) + "\" time=\""
-                   + format_number(run.duration_seconds) + "\" timestamp=\""
-                   + util::format_rfc3339_utc(static_cast<std::int64_t>(run.finished_unix_seconds)) + "\">\n";
+            out += "  <testsuite name=\"envcheck " + xml_escape(run.command) + "\" tests=\"" +
+                   std::to_string(c.total) + "\" failures=\"" + std::to_string(c.failed) +
+                   "\" errors=\"" + std::to_string(c.errors) + "\" skipped=\"" +
+                   std::to_string(c.skipped) + "\" time=\"" + format_number(run.duration_seconds) +
+                   "\" timestamp=\"" +
+                   util::format_rfc3339_utc(static_cast<std::int64_t>(run.finished_unix_seconds)) +
+                   "\">\n";
             for (const auto& outcome : run.outcomes)
             {
-                out += "    <testcase classname=\"envcheck." + xml_escape(run.command) + "\" name=\""
-                       + xml_escape(outcome.id) + "\" time=\"0\"";
+                out += "    <testcase classname=\"envcheck." + xml_escape(run.command) +
+                       "\" name=\"" + xml_escape(outcome.id) + "\" time=\"0\"";
                 const std::string text = xml_escape(outcome_text(outcome));
                 const std::string message = xml_attribute(outcome.message);
                 switch (outcome.status)
@@ -312,18 +318,19 @@ namespace envcheck::report
                         out += "/>\n";
                         break;
                     case model::Status::warn:
-                        out += ">\n      <system-out>warning: " + text + "</system-out>\n    </testcase>\n";
+                        out += ">\n      <system-out>warning: " + text +
+                               "</system-out>\n    </testcase>\n";
                         break;
                     case model::Status::skip:
                         out += ">\n      <skipped message=\"" + message + "\"/>\n    </testcase>\n";
                         break;
                     case model::Status::fail:
-                        out += ">\n      <failure message=\"" + message + "\" type=\"fail\">" + text
-                               + "</failure>\n    </testcase>\n";
+                        out += ">\n      <failure message=\"" + message + "\" type=\"fail\">" +
+                               text + "</failure>\n    </testcase>\n";
                         break;
                     case model::Status::error:
-                        out += ">\n      <error message=\"" + message + "\" type=\"error\">" + text
-                               + "</error>\n    </testcase>\n";
+                        out += ">\n      <error message=\"" + message + "\" type=\"error\">" +
+                               text + "</error>\n    </testcase>\n";
                         break;
                 }
             }
@@ -339,20 +346,25 @@ namespace envcheck::report
         // family's samples together).
         std::map<std::string, Family> families;
         const std::vector<std::string> order = {
-            "envcheck_check_status", "envcheck_metric", "envcheck_run_success",
-            "envcheck_run_checks", "envcheck_run_duration_seconds", "envcheck_last_run_timestamp_seconds"};
+            "envcheck_check_status",         "envcheck_metric",
+            "envcheck_run_success",          "envcheck_run_checks",
+            "envcheck_run_duration_seconds", "envcheck_last_run_timestamp_seconds"
+        };
         families["envcheck_check_status"].help =
-            "State of each envcheck check: 1 for the state it is in, 0 for the others.";
+          "State of each envcheck check: 1 for the state it is in, 0 for the others.";
         families["envcheck_metric"].help =
-            "A value measured by an envcheck probe or check, in the unit its metric label ends with.";
-        families["envcheck_run_success"].help = "1 when the last envcheck run of the command passed, else 0.";
+          "A value measured by an envcheck probe or check, in the unit its metric label ends with.";
+        families["envcheck_run_success"].help =
+          "1 when the last envcheck run of the command passed, else 0.";
         families["envcheck_run_checks"].help = "Number of checks of the last run, by status.";
-        families["envcheck_run_duration_seconds"].help = "Wall time of the last envcheck run of the command.";
+        families["envcheck_run_duration_seconds"].help =
+          "Wall time of the last envcheck run of the command.";
         families["envcheck_last_run_timestamp_seconds"].help =
-            "Unix time at which the last envcheck run of the command finished.";
+          "Unix time at which the last envcheck run of the command finished.";
 
-        constexpr std::array statuses = {model::Status::pass, model::Status::warn, model::Status::fail,
-                                         model::Status::skip, model::Status::error};
+        constexpr std::array statuses = { model::Status::pass, model::Status::warn,
+                                          model::Status::fail, model::Status::skip,
+                                          model::Status::error };
         for (const auto& run : runs)
         {
             for (const auto& outcome : run.outcomes)
@@ -363,36 +375,42 @@ namespace envcheck::report
                     Labels with_status = labels;
                     with_status.emplace_back("status", std::string(model::to_string(status)));
                     families["envcheck_check_status"].samples.push_back(
-                        "envcheck_check_status" + render_labels(with_status) + " "
-                        + (outcome.status == status ? "1" : "0"));
+                      "envcheck_check_status" + render_labels(with_status) + " " +
+                      (outcome.status == status ? "1" : "0"));
                 }
                 for (const auto& [metric, value] : outcome.metrics)
                 {
                     Labels with_metric = labels;
                     with_metric.emplace_back("metric", metric);
-                    families["envcheck_metric"].samples.push_back("envcheck_metric" + render_labels(with_metric)
-                                                                  + " " + format_number(value));
+                    families["envcheck_metric"].samples.push_back(
+                      "envcheck_metric" + render_labels(with_metric) + " " + format_number(value));
                 }
             }
-            const Labels command = {{"command", run.command}};
-            families["envcheck_run_success"].samples.push_back("envcheck_run_success" + render_labels(command)
-                                                               + " " + (run.passed() ? "1" : "0"));
+            const Labels command = { { "command", run.command } };
+            families["envcheck_run_success"].samples.push_back(
+              "envcheck_run_success" + render_labels(command) + " " + (run.passed() ? "1" : "0"));
             const Counts c = count(run);
             const std::pair<model::Status, std::size_t> by_status[] = {
-                {model::Status::pass, c.passed}, {model::Status::warn, c.warned}, {model::Status::fail, c.failed},
-                {model::Status::skip, c.skipped}, {model::Status::error, c.errors}};
+                { model::Status::pass, c.passed },
+                { model::Status::warn, c.warned },
+                { model::Status::fail, c.failed },
+                { model::Status::skip, c.skipped },
+                { model::Status::error, c.errors }
+            };
             for (const auto& [status, n] : by_status)
             {
                 families["envcheck_run_checks"].samples.push_back(
-                    "envcheck_run_checks"
-                    + render_labels({{"command", run.command}, {"status", std::string(model::to_string(status))}})
-                    + " " + std::to_string(n));
+                  "envcheck_run_checks" +
+                  render_labels({ { "command", run.command },
+                                  { "status", std::string(model::to_string(status)) } }) +
+                  " " + std::to_string(n));
             }
             families["envcheck_run_duration_seconds"].samples.push_back(
-                "envcheck_run_duration_seconds" + render_labels(command) + " " + format_number(run.duration_seconds));
+              "envcheck_run_duration_seconds" + render_labels(command) + " " +
+              format_number(run.duration_seconds));
             families["envcheck_last_run_timestamp_seconds"].samples.push_back(
-                "envcheck_last_run_timestamp_seconds" + render_labels(command) + " "
-                + format_number(run.finished_unix_seconds));
+              "envcheck_last_run_timestamp_seconds" + render_labels(command) + " " +
+              format_number(run.finished_unix_seconds));
         }
         std::string out;
         for (const auto& name : order)
@@ -438,13 +456,16 @@ namespace envcheck::report
                     const NfdOptions& options) -> std::string
     {
         const std::string& prefix = options.prefix;
-        std::string out = "# envcheck node features for Node Feature Discovery (local source), written "
-                          + util::format_rfc3339_utc(options.now_unix_seconds) + "\n";
-        out += "# +expiry-time=" + util::format_rfc3339_utc(options.now_unix_seconds + options.expiry_seconds) + "\n";
+        std::string out =
+          "# envcheck node features for Node Feature Discovery (local source), written " +
+          util::format_rfc3339_utc(options.now_unix_seconds) + "\n";
+        out += "# +expiry-time=" +
+               util::format_rfc3339_utc(options.now_unix_seconds + options.expiry_seconds) + "\n";
         auto add = [&](std::string_view name, std::string_view value)
         {
             const std::string label = to_label_value(value);
-            out += prefix + "/" + std::string(name) + "=" + (label.empty() ? std::string("unknown") : label) + "\n";
+            out += prefix + "/" + std::string(name) + "=" +
+                   (label.empty() ? std::string("unknown") : label) + "\n";
         };
         auto flag = [](bool value) { return value ? "true" : "false"; };
         if (features.cuda_usable)
@@ -514,8 +535,9 @@ namespace envcheck::report
             out += "| Result | Check | Details | Fix |\n|---|---|---|---|\n";
             for (const auto& outcome : run.outcomes)
             {
-                out += "| " + std::string(status_mark(outcome.status)) + " | `" + markdown_cell(outcome.id) + "` | "
-                       + markdown_cell(outcome.message) + " | " + markdown_cell(outcome.fix) + " |\n";
+                out += "| " + std::string(status_mark(outcome.status)) + " | `" +
+                       markdown_cell(outcome.id) + "` | " + markdown_cell(outcome.message) + " | " +
+                       markdown_cell(outcome.fix) + " |\n";
             }
         }
         return out;
@@ -541,7 +563,8 @@ namespace envcheck::report
                 {
                     continue;
                 }
-                std::string properties = "title=" + github_property("envcheck " + run.command + " " + outcome.id);
+                std::string properties =
+                  "title=" + github_property("envcheck " + run.command + " " + outcome.id);
                 const auto file = outcome.labels.find("file");
                 if (file != outcome.labels.end())
                 {
@@ -552,10 +575,11 @@ namespace envcheck::report
                         properties += ",line=" + github_property(line->second);
                     }
                 }
-                out += "::" + std::string(level) + " " + properties + "::" + github_data(outcome_text(outcome)) + "\n";
+                out += "::" + std::string(level) + " " + properties +
+                       "::" + github_data(outcome_text(outcome)) + "\n";
             }
-            out += "::notice title=" + github_property("envcheck " + run.command) + "::" + github_data(summary_line(run))
-                   + "\n";
+            out += "::notice title=" + github_property("envcheck " + run.command) +
+                   "::" + github_data(summary_line(run)) + "\n";
         }
         return out;
     }

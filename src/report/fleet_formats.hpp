@@ -28,10 +28,10 @@ namespace envcheck::report
     struct NodeFeatures
     {
         std::optional<bool> cuda_usable;
-        std::optional<std::string> driver_version;        // "580.95.05"
-        std::optional<std::string> cuda_driver_version;   // "13.0": the newest CUDA the driver runs
-        std::optional<std::string> compute_capability;    // lowest over the GPUs, "9.0"
-        std::optional<std::string> gpu_model;             // "NVIDIA H200"
+        std::optional<std::string> driver_version;      // "580.95.05"
+        std::optional<std::string> cuda_driver_version; // "13.0": the newest CUDA the driver runs
+        std::optional<std::string> compute_capability;  // lowest over the GPUs, "9.0"
+        std::optional<std::string> gpu_model;           // "NVIDIA H200"
         std::optional<int> gpu_count;
         std::optional<bool> lock_matches;
         std::optional<bool> smoke_passed;
@@ -41,15 +41,17 @@ namespace envcheck::report
     {
         std::string prefix = "envcheck.io";
         std::int64_t now_unix_seconds = 0;
-        std::int64_t expiry_seconds = 3600;  // nfd-worker drops the features after this
+        std::int64_t expiry_seconds = 3600; // nfd-worker drops the features after this
     };
 
-    [[nodiscard]] auto render_nfd(const std::vector<model::CheckRun>& runs, const NodeFeatures& features,
-                                  const NfdOptions& options) -> std::string;
+    [[nodiscard]] auto render_nfd(const std::vector<model::CheckRun>& runs,
+                                  const NodeFeatures& features, const NfdOptions& options)
+      -> std::string;
 
     [[nodiscard]] auto render_markdown(const std::vector<model::CheckRun>& runs) -> std::string;
 
-    [[nodiscard]] auto render_github_annotations(const std::vector<model::CheckRun>& runs) -> std::string;
+    [[nodiscard]] auto render_github_annotations(const std::vector<model::CheckRun>& runs)
+      -> std::string;
 
     // A Kubernetes label value: at most 63 characters of [A-Za-z0-9-_.], starting and ending
     // alphanumeric; other characters become '-'. Empty when nothing valid is left.

@@ -75,10 +75,10 @@ namespace envcheck::report
 
         auto rule_json(const LintRuleInfo& rule) -> Json
         {
-            return Json{{"id", rule.id},
-                        {"severity", to_string(rule.severity)},
-                        {"description", rule.description},
-                        {"fix", rule.fix}};
+            return Json{ { "id", rule.id },
+                         { "severity", to_string(rule.severity) },
+                         { "description", rule.description },
+                         { "fix", rule.fix } };
         }
     }
 
@@ -176,20 +176,21 @@ namespace envcheck::report
             Json diagnostics = Json::array();
             for (const auto& item : file.diagnostics)
             {
-                diagnostics.push_back(Json{{"severity", to_string(item.severity)},
-                                           {"rule", item.rule},
-                                           {"message", item.message},
-                                           {"line", item.line},
-                                           {"column", item.column},
-                                           {"fix", item.fix}});
+                diagnostics.push_back(Json{ { "severity", to_string(item.severity) },
+                                            { "rule", item.rule },
+                                            { "message", item.message },
+                                            { "line", item.line },
+                                            { "column", item.column },
+                                            { "fix", item.fix } });
             }
-            files.push_back(Json{{"path", file.path}, {"diagnostics", std::move(diagnostics)}});
+            files.push_back(
+              Json{ { "path", file.path }, { "diagnostics", std::move(diagnostics) } });
         }
-        const Json document{{"schema_version", 1},
-                            {"files", std::move(files)},
-                            {"summary",
-                             {{"errors", report.count(Severity::error)},
-                              {"warnings", report.count(Severity::warning)}}}};
+        const Json document{ { "schema_version", 1 },
+                             { "files", std::move(files) },
+                             { "summary",
+                               { { "errors", report.count(Severity::error) },
+                                 { "warnings", report.count(Severity::warning) } } } };
         return document.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
     }
 
@@ -199,17 +200,17 @@ namespace envcheck::report
         for (const auto& rule : report.rules)
         {
             rules.push_back(
-              Json{{"id", rule.id},
-                   {"shortDescription", {{"text", rule.description}}},
-                   {"help", {{"text", rule.fix}}},
-                   {"defaultConfiguration", {{"level", sarif_level(rule.severity)}}}});
+              Json{ { "id", rule.id },
+                    { "shortDescription", { { "text", rule.description } } },
+                    { "help", { { "text", rule.fix } } },
+                    { "defaultConfiguration", { { "level", sarif_level(rule.severity) } } } });
         }
         Json results = Json::array();
         for (const auto& file : report.files)
         {
             for (const auto& item : file.diagnostics)
             {
-                Json result{{"ruleId", item.rule}};
+                Json result{ { "ruleId", item.rule } };
                 const auto rule =
                   std::find_if(report.rules.begin(), report.rules.end(),
                                [&](const LintRuleInfo& row) { return row.id == item.rule; });
@@ -218,29 +219,33 @@ namespace envcheck::report
                     result["ruleIndex"] = rule - report.rules.begin();
                 }
                 result["level"] = sarif_level(item.severity);
-                result["message"] = {
-                  {"text", item.fix.empty() ? item.message : item.message + "\nfix: " + item.fix}};
-                Json artifact{{"uri", to_uri(file.path)}};
+                result["message"] = { { "text", item.fix.empty()
+                                                  ? item.message
+                                                  : item.message + "\nfix: " + item.fix } };
+                Json artifact{ { "uri", to_uri(file.path) } };
                 if (!file.path.starts_with('/'))
                 {
                     artifact["uriBaseId"] = "%SRCROOT%";
                 }
-                result["locations"] = Json::array(
-                  {{{"physicalLocation",
-                     {{"artifactLocation", std::move(artifact)},
-                      {"region", {{"startLine", item.line}, {"startColumn", item.column}}}}}}});
+                result["locations"] =
+                  Json::array({ { { "physicalLocation",
+                                    { { "artifactLocation", std::move(artifact) },
+                                      { "region",
+                                        { { "startLine", item.line },
+                                          { "startColumn", item.column } } } } } } });
                 results.push_back(std::move(result));
             }
         }
-        const Json document{{"$schema", sarif_schema},
-                            {"version", "2.1.0"},
-                            {"runs", Json::array({{{"tool",
-                                                    {{"driver",
-                                                      {{"name", "envcheck"},
-                                                       {"version", tool_version},
-                                                       {"informationUri", information_uri},
-                                                       {"rules", std::move(rules)}}}}},
-                                                   {"results", std::move(results)}}})}};
+        const Json document{ { "$schema", sarif_schema },
+                             { "version", "2.1.0" },
+                             { "runs",
+                               Json::array({ { { "tool",
+                                                 { { "driver",
+                                                     { { "name", "envcheck" },
+                                                       { "version", tool_version },
+                                                       { "informationUri", information_uri },
+                                                       { "rules", std::move(rules) } } } } },
+                                               { "results", std::move(results) } } }) } };
         return document.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
     }
 
@@ -323,8 +328,12 @@ namespace envcheck::report
         {
             if (file.diagnostics.empty())
             {
-                run.outcomes.push_back({"lint.file", model::Status::pass, file.path + ": no findings", "", {},
-                                        {{"file", file.path}}});
+                run.outcomes.push_back({ "lint.file",
+                                         model::Status::pass,
+                                         file.path + ": no findings",
+                                         "",
+                                         {},
+                                         { { "file", file.path } } });
             }
             for (const auto& diagnostic : file.diagnostics)
             {
@@ -333,12 +342,12 @@ namespace envcheck::report
                 outcome.status = diagnostic.severity == Severity::error     ? model::Status::fail
                                  : diagnostic.severity == Severity::warning ? model::Status::warn
                                                                             : model::Status::pass;
-                outcome.message = file.path + ":" + std::to_string(diagnostic.line) + ":"
-                                  + std::to_string(diagnostic.column) + ": " + diagnostic.message;
+                outcome.message = file.path + ":" + std::to_string(diagnostic.line) + ":" +
+                                  std::to_string(diagnostic.column) + ": " + diagnostic.message;
                 outcome.fix = diagnostic.fix;
-                outcome.labels = {{"file", file.path},
-                                  {"line", std::to_string(diagnostic.line)},
-                                  {"column", std::to_string(diagnostic.column)}};
+                outcome.labels = { { "file", file.path },
+                                   { "line", std::to_string(diagnostic.line) },
+                                   { "column", std::to_string(diagnostic.column) } };
                 run.outcomes.push_back(std::move(outcome));
             }
         }

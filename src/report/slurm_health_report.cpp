@@ -80,8 +80,8 @@ namespace envcheck::report
                         { "first_failure", first },
                         { "node_state", state },
                         { "action", view.action },
-                        { "drain_reason", view.action == "drain" ? ordered(view.drain_reason)
-                                                                 : ordered(nullptr) },
+                        { "drain_reason",
+                          view.action == "drain" ? ordered(view.drain_reason) : ordered(nullptr) },
                         { "explanation", view.explanation },
                         { "dry_run", view.dry_run },
                         { "checks", checks } };

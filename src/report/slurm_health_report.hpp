@@ -34,13 +34,13 @@ namespace envcheck::report
     struct SlurmHealthView
     {
         std::string node;
-        std::string hook = "health-check";    // checks::to_string(SlurmHook)
-        std::vector<model::CheckRun> runs;    // doctor, then check with --lock
-        std::optional<SlurmNodeView> state;   // nullopt when scontrol was not asked
-        std::string action = "none";          // checks::to_string(SlurmAction)
-        std::string drain_reason;             // for "drain"
-        std::string explanation;              // why this action
-        bool dry_run = false;                 // the action was printed, not done
+        std::string hook = "health-check";  // checks::to_string(SlurmHook)
+        std::vector<model::CheckRun> runs;  // doctor, then check with --lock
+        std::optional<SlurmNodeView> state; // nullopt when scontrol was not asked
+        std::string action = "none";        // checks::to_string(SlurmAction)
+        std::string drain_reason;           // for "drain"
+        std::string explanation;            // why this action
+        bool dry_run = false;               // the action was printed, not done
     };
 
     [[nodiscard]] auto slurm_health_json(const SlurmHealthView& view) -> nlohmann::ordered_json;

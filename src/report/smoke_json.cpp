@@ -13,7 +13,7 @@ namespace envcheck::report
         using ordered = nlohmann::ordered_json;
 
         // JSON has no NaN or infinity: an unmeasurable value is null.
-        template <class Json = json>
+        template<class Json = json>
         auto number(double value) -> Json
         {
             return std::isfinite(value) ? Json(value) : Json(nullptr);
@@ -31,19 +31,20 @@ namespace envcheck::report
             for (const auto& metric : probe.metrics)
             {
                 metrics[metric.name] = number<ordered>(metric.value);
-                details[metric.name] = ordered{{"unit", metric.unit},
-                                               {"spread", number<ordered>(metric.spread)},
-                                               {"samples", metric.samples},
-                                               {"direction", model::to_string(metric.direction)}};
+                details[metric.name] =
+                  ordered{ { "unit", metric.unit },
+                           { "spread", number<ordered>(metric.spread) },
+                           { "samples", metric.samples },
+                           { "direction", model::to_string(metric.direction) } };
             }
-            return ordered{
-                {"id", probe.id},
-                {"status", model::to_string(probe.status)},
-                {"message", probe.message},
-                {"metrics", std::move(metrics)},
-                {"metric_info", std::move(details)},
-                {"duration_seconds", number<ordered>(probe.duration_seconds)},
-                {"cuda_error", probe.cuda_error ? ordered(*probe.cuda_error) : ordered(nullptr)}};
+            return ordered{ { "id", probe.id },
+                            { "status", model::to_string(probe.status) },
+                            { "message", probe.message },
+                            { "metrics", std::move(metrics) },
+                            { "metric_info", std::move(details) },
+                            { "duration_seconds", number<ordered>(probe.duration_seconds) },
+                            { "cuda_error",
+                              probe.cuda_error ? ordered(*probe.cuda_error) : ordered(nullptr) } };
         }
 
         auto device_json(const model::DeviceSmoke& smoke) -> ordered
@@ -54,24 +55,24 @@ namespace envcheck::report
             {
                 probes.push_back(probe_json(probe));
             }
-            return ordered{
-                {"index", device.index},
-                {"name", device.name},
-                {"uuid", device.uuid},
-                {"pci_bus_id", device.pci_bus_id},
-                {"architecture", device.architecture()},
-                {"compute_capability", std::to_string(device.compute_capability_major) + "."
-                                           + std::to_string(device.compute_capability_minor)},
-                {"multiprocessors", device.multiprocessors},
-                {"memory_bytes", device.memory_bytes},
-                {"sm_clock_mhz", device.sm_clock_mhz},
-                {"memory_clock_mhz", device.memory_clock_mhz},
-                {"memory_bus_width_bits", device.memory_bus_width_bits},
-                {"l2_cache_bytes", device.l2_cache_bytes},
-                {"async_engine_count", device.async_engine_count},
-                {"concurrent_kernels", device.concurrent_kernels},
-                {"ecc_enabled", device.ecc_enabled},
-                {"probes", std::move(probes)}};
+            return ordered{ { "index", device.index },
+                            { "name", device.name },
+                            { "uuid", device.uuid },
+                            { "pci_bus_id", device.pci_bus_id },
+                            { "architecture", device.architecture() },
+                            { "compute_capability",
+                              std::to_string(device.compute_capability_major) + "." +
+                                std::to_string(device.compute_capability_minor) },
+                            { "multiprocessors", device.multiprocessors },
+                            { "memory_bytes", device.memory_bytes },
+                            { "sm_clock_mhz", device.sm_clock_mhz },
+                            { "memory_clock_mhz", device.memory_clock_mhz },
+                            { "memory_bus_width_bits", device.memory_bus_width_bits },
+                            { "l2_cache_bytes", device.l2_cache_bytes },
+                            { "async_engine_count", device.async_engine_count },
+                            { "concurrent_kernels", device.concurrent_kernels },
+                            { "ecc_enabled", device.ecc_enabled },
+                            { "probes", std::move(probes) } };
         }
 
         // Reads the fields of one JSON object, naming the path of the first problem.
@@ -79,13 +80,13 @@ namespace envcheck::report
         {
         public:
             FieldReader(const json& object, std::string path)
-                : m_object(object),
-                  m_path(std::move(path))
+              : m_object(object)
+              , m_path(std::move(path))
             {
                 if (!object.is_object())
                 {
-                    m_error = (m_path.empty() ? std::string("the baseline") : m_path)
-                              + ": expected an object";
+                    m_error = (m_path.empty() ? std::string("the baseline") : m_path) +
+                              ": expected an object";
                 }
             }
 
@@ -117,7 +118,7 @@ namespace envcheck::report
 
         private:
             auto find(const char* key, const char* expected, bool (json::*is)() const noexcept)
-                -> const json*
+              -> const json*
             {
                 if (!m_error.empty())
                 {
@@ -146,15 +147,15 @@ namespace envcheck::report
         auto parse_failure(std::string message, util::SourceLocation where = {}) -> util::Error
         {
             return util::make_error(
-                util::ErrorKind::parse, std::move(message), std::move(where),
-                "the performance baseline is written by 'envcheck lock'; relock to rewrite it");
+              util::ErrorKind::parse, std::move(message), std::move(where),
+              "the performance baseline is written by 'envcheck lock'; relock to rewrite it");
         }
     }
 
     auto smoke_report_json(const model::SmokeReport& report) -> nlohmann::ordered_json
     {
         ordered devices = ordered::array();
-        std::array<int, 5> counts{};  // pass warn fail skip error
+        std::array<int, 5> counts{}; // pass warn fail skip error
         for (const auto& device : report.devices)
         {
             devices.push_back(device_json(device));
@@ -166,32 +167,32 @@ namespace envcheck::report
         ordered cuda_error = nullptr;
         if (report.cuda_error)
         {
-            cuda_error = ordered{{"code", report.cuda_error->code},
-                                 {"name", report.cuda_error->name},
-                                 {"message", report.cuda_error->message}};
+            cuda_error = ordered{ { "code", report.cuda_error->code },
+                                  { "name", report.cuda_error->name },
+                                  { "message", report.cuda_error->message } };
         }
-        return ordered{
-            {"schema_version", smoke_schema_version},
-            {"command", "smoke"},
-            {"mode", model::to_string(report.mode)},
-            {"passed", report.passed()},
-            {"availability", model::to_string(report.availability)},
-            {"diagnosis", report.diagnosis.empty() ? ordered(nullptr) : ordered(report.diagnosis)},
-            {"cuda_error", std::move(cuda_error)},
-            {"cuda", ordered{{"runtime", version(report.runtime_cuda)},
-                             {"driver", version(report.driver_cuda)}}},
-            {"duration_seconds", number<ordered>(report.duration_seconds)},
-            {"devices", std::move(devices)},
-            {"summary", ordered{{"pass", counts[0]},
-                                {"fail", counts[2]},
-                                {"skip", counts[3]},
-                                {"error", counts[4]}}}};
+        return ordered{ { "schema_version", smoke_schema_version },
+                        { "command", "smoke" },
+                        { "mode", model::to_string(report.mode) },
+                        { "passed", report.passed() },
+                        { "availability", model::to_string(report.availability) },
+                        { "diagnosis",
+                          report.diagnosis.empty() ? ordered(nullptr) : ordered(report.diagnosis) },
+                        { "cuda_error", std::move(cuda_error) },
+                        { "cuda", ordered{ { "runtime", version(report.runtime_cuda) },
+                                           { "driver", version(report.driver_cuda) } } },
+                        { "duration_seconds", number<ordered>(report.duration_seconds) },
+                        { "devices", std::move(devices) },
+                        { "summary", ordered{ { "pass", counts[0] },
+                                              { "fail", counts[2] },
+                                              { "skip", counts[3] },
+                                              { "error", counts[4] } } } };
     }
 
     auto render_smoke_json(const model::SmokeReport& report) -> std::string
     {
-        return smoke_report_json(report).dump(2, ' ', false, ordered::error_handler_t::replace)
-               + "\n";
+        return smoke_report_json(report).dump(2, ' ', false, ordered::error_handler_t::replace) +
+               "\n";
     }
 
     auto perf_baseline_json(const model::PerfBaseline& baseline) -> json
@@ -199,18 +200,19 @@ namespace envcheck::report
         json metrics = json::array();
         for (const auto& metric : baseline.metrics)
         {
-            metrics.push_back(json{{"probe", metric.probe},
-                                   {"name", metric.name},
-                                   {"value", number(metric.value)},
-                                   {"spread", number(metric.spread)},
-                                   {"samples", metric.samples},
-                                   {"unit", metric.unit},
-                                   {"direction", model::to_string(metric.direction)}});
+            metrics.push_back(json{ { "probe", metric.probe },
+                                    { "name", metric.name },
+                                    { "value", number(metric.value) },
+                                    { "spread", number(metric.spread) },
+                                    { "samples", metric.samples },
+                                    { "unit", metric.unit },
+                                    { "direction", model::to_string(metric.direction) } });
         }
         return json{
-            {"device_index", baseline.device_index},   {"device_name", baseline.device_name},
-            {"device_uuid", baseline.device_uuid},     {"pci_bus_id", baseline.pci_bus_id},
-            {"mode", model::to_string(baseline.mode)}, {"metrics", std::move(metrics)}};
+            { "device_index", baseline.device_index },   { "device_name", baseline.device_name },
+            { "device_uuid", baseline.device_uuid },     { "pci_bus_id", baseline.pci_bus_id },
+            { "mode", model::to_string(baseline.mode) }, { "metrics", std::move(metrics) }
+        };
     }
 
     auto perf_baseline_from_json(const json& object) -> util::Result<model::PerfBaseline>
@@ -219,10 +221,10 @@ namespace envcheck::report
         std::string mode;
         FieldReader reader(object, "");
         reader.integer("device_index", baseline.device_index)
-            .string("device_name", baseline.device_name)
-            .string("device_uuid", baseline.device_uuid)
-            .string("pci_bus_id", baseline.pci_bus_id)
-            .string("mode", mode);
+          .string("device_name", baseline.device_name)
+          .string("device_uuid", baseline.device_uuid)
+          .string("pci_bus_id", baseline.pci_bus_id)
+          .string("mode", mode);
         if (!reader.error().empty())
         {
             return util::unexpected(parse_failure(reader.error()));
@@ -231,7 +233,7 @@ namespace envcheck::report
         if (!parsed_mode)
         {
             return util::unexpected(
-                parse_failure("mode: unknown smoke mode '" + mode + "' (quick or full)"));
+              parse_failure("mode: unknown smoke mode '" + mode + "' (quick or full)"));
         }
         baseline.mode = *parsed_mode;
         const auto metrics = object.find("metrics");
@@ -246,12 +248,12 @@ namespace envcheck::report
             std::string direction;
             FieldReader metric_reader((*metrics)[i], path);
             metric_reader.string("probe", metric.probe)
-                .string("name", metric.name)
-                .real("value", metric.value)
-                .real("spread", metric.spread)
-                .integer("samples", metric.samples)
-                .string("unit", metric.unit)
-                .string("direction", direction);
+              .string("name", metric.name)
+              .real("value", metric.value)
+              .real("spread", metric.spread)
+              .integer("samples", metric.samples)
+              .string("unit", metric.unit)
+              .string("direction", direction);
             if (!metric_reader.error().empty())
             {
                 return util::unexpected(parse_failure(metric_reader.error()));
@@ -260,7 +262,7 @@ namespace envcheck::report
             if (!parsed_direction)
             {
                 return util::unexpected(
-                    parse_failure(path + ".direction: unknown direction '" + direction + "'"));
+                  parse_failure(path + ".direction: unknown direction '" + direction + "'"));
             }
             metric.direction = *parsed_direction;
             baseline.metrics.push_back(std::move(metric));
@@ -269,7 +271,7 @@ namespace envcheck::report
     }
 
     auto parse_perf_baseline(std::string_view text, std::string_view source)
-        -> util::Result<model::PerfBaseline>
+      -> util::Result<model::PerfBaseline>
     {
         json object;
         try
@@ -280,7 +282,7 @@ namespace envcheck::report
         {
             // nlohmann's byte is 1-based and points one past the offending character.
             const std::size_t offset =
-                error.byte > 0 ? std::min<std::size_t>(error.byte - 1, text.size()) : 0;
+              error.byte > 0 ? std::min<std::size_t>(error.byte - 1, text.size()) : 0;
             const auto position = util::line_column_at(text, offset);
             std::string message = error.what();
             if (const auto colon = message.rfind(": "); colon != std::string::npos)
@@ -288,8 +290,8 @@ namespace envcheck::report
                 message = message.substr(colon + 2);
             }
             return util::unexpected(parse_failure(
-                "not JSON: " + message,
-                util::SourceLocation{std::string(source), position.line, position.column}));
+              "not JSON: " + message,
+              util::SourceLocation{ std::string(source), position.line, position.column }));
         }
         auto baseline = perf_baseline_from_json(object);
         if (!baseline)

@@ -12,7 +12,7 @@ namespace envcheck::report
 {
     struct SmokeTextOptions
     {
-        bool metrics = false;  // list every metric with its unit and spread under its probe
+        bool metrics = false; // list every metric with its unit and spread under its probe
     };
 
     [[nodiscard]] auto render_smoke_text(const model::SmokeReport& report,

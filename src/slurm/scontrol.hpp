@@ -13,16 +13,16 @@ namespace envcheck::slurm
 {
     struct ScontrolOptions
     {
-        std::string program = "scontrol";  // a path, or a name looked up in PATH
-        std::chrono::milliseconds timeout{10000};
+        std::string program = "scontrol"; // a path, or a name looked up in PATH
+        std::chrono::milliseconds timeout{ 10000 };
     };
 
     [[nodiscard]] auto show_node(const std::string& node, const ScontrolOptions& options)
-        -> util::Result<formats::SlurmNode>;
+      -> util::Result<formats::SlurmNode>;
     [[nodiscard]] auto drain_node(const std::string& node, const std::string& reason,
                                   const ScontrolOptions& options) -> util::Result<void>;
     [[nodiscard]] auto resume_node(const std::string& node, const ScontrolOptions& options)
-        -> util::Result<void>;
+      -> util::Result<void>;
 }
 
 #endif

@@ -224,7 +224,8 @@ namespace envcheck::specs
                 channel.m_name = std::string(*name);
                 // Written as the short name only when that name reads back as this channel: a
                 // name with glob or regex characters, or ending in a subdir, would not.
-                if (name->find_first_of("*^$:") == std::string_view::npos && !split_subdir(*name).subdir)
+                if (name->find_first_of("*^$:") == std::string_view::npos &&
+                    !split_subdir(*name).subdir)
                 {
                     channel.m_display = channel.m_name;
                 }

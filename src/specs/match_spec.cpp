@@ -998,8 +998,9 @@ namespace envcheck::specs
             const std::size_t fn_begin =
               slash == std::string_view::npos ? begin : begin + slash + 1;
             const std::string_view file_written = text(fn_begin, end);
-            std::string file = util::istarts_with(url, "file://") ? util::percent_decode(file_written)
-                                                                  : std::string(file_written);
+            std::string file = util::istarts_with(url, "file://")
+                                 ? util::percent_decode(file_written)
+                                 : std::string(file_written);
             m_spec.m_fn = file;
             set_span(SpecField::fn, fn_begin, end);
 

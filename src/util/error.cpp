@@ -47,9 +47,9 @@ namespace envcheck::util
     }
 
     auto make_error(ErrorKind kind, std::string message, SourceLocation where, std::string hint)
-        -> Error
+      -> Error
     {
-        return Error{kind, std::move(message), std::move(where), std::move(hint)};
+        return Error{ kind, std::move(message), std::move(where), std::move(hint) };
     }
 
     auto ParseError::to_string() const -> std::string
@@ -74,6 +74,8 @@ namespace envcheck::util
         {
             where.column = (where.column == 0 ? 1 : where.column) + error.offset;
         }
-        return Error{ErrorKind::parse, error.message + " in '" + error.input + "'", std::move(where), {}};
+        return Error{
+            ErrorKind::parse, error.message + " in '" + error.input + "'", std::move(where), {}
+        };
     }
 }

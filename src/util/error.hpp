@@ -11,13 +11,13 @@ namespace envcheck::util
 {
     enum class ErrorKind
     {
-        usage,        // the command line asks for something impossible
-        io,           // a file or stream cannot be read or written
-        parse,        // input text does not follow its grammar
-        unsupported,  // a well-formed input in a format (version) envcheck does not read
-        network,      // a transfer failed
-        timeout,      // an operation ran past its limit
-        internal,     // a bug in envcheck
+        usage,       // the command line asks for something impossible
+        io,          // a file or stream cannot be read or written
+        parse,       // input text does not follow its grammar
+        unsupported, // a well-formed input in a format (version) envcheck does not read
+        network,     // a transfer failed
+        timeout,     // an operation ran past its limit
+        internal,    // a bug in envcheck
     };
 
     [[nodiscard]] auto to_string(ErrorKind kind) -> std::string_view;
@@ -39,7 +39,7 @@ namespace envcheck::util
         ErrorKind kind = ErrorKind::internal;
         std::string message;
         SourceLocation where;
-        std::string hint;  // a one-line fix; may be empty
+        std::string hint; // a one-line fix; may be empty
 
         // "file:line:col: message" (the location prefix only when known).
         [[nodiscard]] auto to_string() const -> std::string;

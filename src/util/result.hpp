@@ -12,35 +12,43 @@
 
 namespace envcheck::util
 {
-    template <class E>
+    template<class E>
     struct Unexpected
     {
         E error;
     };
 
-    template <class E>
+    template<class E>
     [[nodiscard]] auto unexpected(E&& error) -> Unexpected<std::decay_t<E>>
     {
-        return Unexpected<std::decay_t<E>>{std::forward<E>(error)};
+        return Unexpected<std::decay_t<E>>{ std::forward<E>(error) };
     }
 
-    template <class T, class E = Error>
+    template<class T, class E = Error>
     class [[nodiscard]] Result
     {
     public:
         using value_type = T;
         using error_type = E;
 
-        Result(const T& value) : m_storage(std::in_place_index<0>, value) {}
-        Result(T&& value) : m_storage(std::in_place_index<0>, std::move(value)) {}
-        template <class U>
-            requires std::is_constructible_v<T, U&&> && (!std::is_same_v<std::decay_t<U>, Result>)
-                     && (!std::is_same_v<std::decay_t<U>, T>)
-        Result(U&& value) : m_storage(std::in_place_index<0>, T(std::forward<U>(value)))
+        Result(const T& value)
+          : m_storage(std::in_place_index<0>, value)
         {
         }
-        template <class G>
-        Result(Unexpected<G> error) : m_storage(std::in_place_index<1>, E(std::move(error.error)))
+        Result(T&& value)
+          : m_storage(std::in_place_index<0>, std::move(value))
+        {
+        }
+        template<class U>
+        requires std::is_constructible_v<T, U&&> &&
+          (!std::is_same_v<std::decay_t<U>, Result>)&&(!std::is_same_v<std::decay_t<U>, T>)
+            Result(U&& value)
+          : m_storage(std::in_place_index<0>, T(std::forward<U>(value)))
+        {
+        }
+        template<class G>
+        Result(Unexpected<G> error)
+          : m_storage(std::in_place_index<1>, E(std::move(error.error)))
         {
         }
 
@@ -74,14 +82,14 @@ namespace envcheck::util
         auto operator->() -> T* { return &value(); }
         auto operator->() const -> const T* { return &value(); }
 
-        template <class U>
+        template<class U>
         [[nodiscard]] auto value_or(U&& fallback) const& -> T
         {
             return has_value() ? std::get<0>(m_storage) : T(std::forward<U>(fallback));
         }
 
     private:
-        template <class Self>
+        template<class Self>
         static auto checked_value(Self& self) -> decltype(std::get<0>(self.m_storage))
         {
             if (!self.has_value())
@@ -95,7 +103,7 @@ namespace envcheck::util
         std::variant<T, E> m_storage;
     };
 
-    template <class E>
+    template<class E>
     class [[nodiscard]] Result<void, E>
     {
     public:
@@ -103,8 +111,10 @@ namespace envcheck::util
         using error_type = E;
 
         Result() = default;
-        template <class G>
-        Result(Unexpected<G> error) : m_error(E(std::move(error.error))), m_ok(false)
+        template<class G>
+        Result(Unexpected<G> error)
+          : m_error(E(std::move(error.error)))
+          , m_ok(false)
         {
         }
 

@@ -13,14 +13,17 @@ namespace envcheck::util
     namespace
     {
         constexpr std::array<std::uint32_t, 64> round_constants = {
-            0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-            0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-            0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-            0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-            0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-            0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-            0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-            0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
+            0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4,
+            0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe,
+            0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f,
+            0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7,
+            0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc,
+            0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
+            0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116,
+            0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+            0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
+            0xc67178f2
+        };
 
         constexpr auto rotr(std::uint32_t x, int n) -> std::uint32_t
         {
@@ -29,8 +32,8 @@ namespace envcheck::util
 
         auto load_be32(const std::uint8_t* p) -> std::uint32_t
         {
-            return (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8)
-                   | std::uint32_t{p[3]};
+            return (std::uint32_t{ p[0] } << 24) | (std::uint32_t{ p[1] } << 16) |
+                   (std::uint32_t{ p[2] } << 8) | std::uint32_t{ p[3] };
         }
 
         void compress_portable(std::array<std::uint32_t, 8>& state, const std::uint8_t* block,
@@ -45,8 +48,10 @@ namespace envcheck::util
                 }
                 for (int i = 16; i < 64; ++i)
                 {
-                    const std::uint32_t s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3);
-                    const std::uint32_t s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
+                    const std::uint32_t s0 =
+                      rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3);
+                    const std::uint32_t s1 =
+                      rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
                     w[i] = w[i - 16] + s0 + w[i - 7] + s1;
                 }
                 std::uint32_t a = state[0], b = state[1], c = state[2], d = state[3];
@@ -55,7 +60,8 @@ namespace envcheck::util
                 {
                     const std::uint32_t s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25);
                     const std::uint32_t ch = (e & f) ^ (~e & g);
-                    const std::uint32_t t1 = h + s1 + ch + round_constants[static_cast<std::size_t>(i)] + w[i];
+                    const std::uint32_t t1 =
+                      h + s1 + ch + round_constants[static_cast<std::size_t>(i)] + w[i];
                     const std::uint32_t s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22);
                     const std::uint32_t maj = (a & b) ^ (a & c) ^ (b & c);
                     const std::uint32_t t2 = s0 + maj;
@@ -98,36 +104,41 @@ namespace envcheck::util
         }
 
         // Four rounds: message words plus constants, two sha256rnds2 steps.
-        __attribute__((target("sha,sse4.1,ssse3"))) inline void
-        four_rounds(__m128i& state0, __m128i& state1, __m128i words, const std::uint32_t* constants)
+        __attribute__((target("sha,sse4.1,ssse3"))) inline void four_rounds(
+          __m128i& state0, __m128i& state1, __m128i words, const std::uint32_t* constants)
         {
-            __m128i msg = _mm_add_epi32(words, _mm_loadu_si128(reinterpret_cast<const __m128i*>(constants)));
+            __m128i msg =
+              _mm_add_epi32(words, _mm_loadu_si128(reinterpret_cast<const __m128i*>(constants)));
             state1 = _mm_sha256rnds2_epu32(state1, state0, msg);
             msg = _mm_shuffle_epi32(msg, 0x0E);
             state0 = _mm_sha256rnds2_epu32(state0, state1, msg);
         }
 
         // The standard SHA-NI schedule (Intel's white paper "Intel SHA Extensions", 2013).
-        __attribute__((target("sha,sse4.1,ssse3"))) void
-        compress_shani(std::array<std::uint32_t, 8>& state, const std::uint8_t* data, std::size_t count)
+        __attribute__((target("sha,sse4.1,ssse3"))) void compress_shani(
+          std::array<std::uint32_t, 8>& state, const std::uint8_t* data, std::size_t count)
         {
             const __m128i byte_swap = _mm_set_epi64x(0x0c0d0e0f08090a0bULL, 0x0405060700010203ULL);
             __m128i tmp = _mm_loadu_si128(reinterpret_cast<const __m128i*>(&state[0]));
             __m128i state1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(&state[4]));
-            tmp = _mm_shuffle_epi32(tmp, 0xB1);        // CDAB
-            state1 = _mm_shuffle_epi32(state1, 0x1B);  // EFGH
-            __m128i state0 = _mm_alignr_epi8(tmp, state1, 8);  // ABEF
-            state1 = _mm_blend_epi16(state1, tmp, 0xF0);       // CDGH
+            tmp = _mm_shuffle_epi32(tmp, 0xB1);               // CDAB
+            state1 = _mm_shuffle_epi32(state1, 0x1B);         // EFGH
+            __m128i state0 = _mm_alignr_epi8(tmp, state1, 8); // ABEF
+            state1 = _mm_blend_epi16(state1, tmp, 0xF0);      // CDGH
 
             const auto* k = round_constants.data();
             for (; count > 0; --count, data += 64)
             {
                 const __m128i abef_save = state0;
                 const __m128i cdgh_save = state1;
-                __m128i msg0 = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(data)), byte_swap);
-                __m128i msg1 = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(data + 16)), byte_swap);
-                __m128i msg2 = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(data + 32)), byte_swap);
-                __m128i msg3 = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(data + 48)), byte_swap);
+                __m128i msg0 = _mm_shuffle_epi8(
+                  _mm_loadu_si128(reinterpret_cast<const __m128i*>(data)), byte_swap);
+                __m128i msg1 = _mm_shuffle_epi8(
+                  _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + 16)), byte_swap);
+                __m128i msg2 = _mm_shuffle_epi8(
+                  _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + 32)), byte_swap);
+                __m128i msg3 = _mm_shuffle_epi8(
+                  _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + 48)), byte_swap);
 
                 // Rounds 0-15 use the message words directly; 16-63 extend the schedule.
                 four_rounds(state0, state1, msg0, k + 4 * 0);
@@ -168,7 +179,8 @@ namespace envcheck::util
     }
 
     Sha256::Sha256()
-        : m_state{0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19}
+      : m_state{ 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19 }
     {
     }
 

@@ -61,9 +61,9 @@ namespace envcheck::util
 
     auto iequals(std::string_view a, std::string_view b) -> bool
     {
-        return a.size() == b.size()
-               && std::equal(a.begin(), a.end(), b.begin(),
-                             [](char x, char y) { return lower(x) == lower(y); });
+        return a.size() == b.size() &&
+               std::equal(a.begin(), a.end(), b.begin(),
+                          [](char x, char y) { return lower(x) == lower(y); });
     }
 
     auto istarts_with(std::string_view text, std::string_view prefix) -> bool
@@ -105,7 +105,7 @@ namespace envcheck::util
         }
         if (text.back() == '\n')
         {
-            lines.pop_back();  // the empty piece after the final newline is not a line
+            lines.pop_back(); // the empty piece after the final newline is not a line
         }
         return lines;
     }
@@ -124,7 +124,8 @@ namespace envcheck::util
         return out;
     }
 
-    auto replace_all(std::string_view text, std::string_view from, std::string_view to) -> std::string
+    auto replace_all(std::string_view text, std::string_view from, std::string_view to)
+      -> std::string
     {
         if (from.empty())
         {
@@ -366,10 +367,11 @@ namespace envcheck::util
 
     auto is_hex(std::string_view text) -> bool
     {
-        return !text.empty()
-               && std::all_of(text.begin(), text.end(),
-                              [](char c)
-                              { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); });
+        return !text.empty() && std::all_of(text.begin(), text.end(),
+                                            [](char c) {
+                                                return is_digit(c) || (c >= 'a' && c <= 'f') ||
+                                                       (c >= 'A' && c <= 'F');
+                                            });
     }
 
     auto edit_distance(std::string_view a, std::string_view b) -> std::size_t
@@ -386,8 +388,8 @@ namespace envcheck::util
             for (std::size_t j = 1; j <= b.size(); ++j)
             {
                 const std::size_t above = row[j];
-                row[j] = std::min({row[j] + 1, row[j - 1] + 1,
-                                   diagonal + (lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1)});
+                row[j] = std::min({ row[j] + 1, row[j - 1] + 1,
+                                    diagonal + (lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1) });
                 diagonal = above;
             }
         }
@@ -395,7 +397,7 @@ namespace envcheck::util
     }
 
     auto closest_match(std::string_view word, const std::vector<std::string>& candidates)
-        -> std::optional<std::string>
+      -> std::optional<std::string>
     {
         std::optional<std::string> best;
         std::size_t best_distance = std::max<std::size_t>(2, word.size() / 3) + 1;

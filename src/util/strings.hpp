@@ -30,9 +30,10 @@ namespace envcheck::util
     [[nodiscard]] auto split(std::string_view text, char sep) -> std::vector<std::string_view>;
     // Splits into lines at \n, dropping a trailing \r from each (CRLF files).
     [[nodiscard]] auto split_lines(std::string_view text) -> std::vector<std::string_view>;
-    [[nodiscard]] auto join(const std::vector<std::string>& parts, std::string_view sep) -> std::string;
-    [[nodiscard]] auto replace_all(std::string_view text, std::string_view from, std::string_view to)
-        -> std::string;
+    [[nodiscard]] auto join(const std::vector<std::string>& parts, std::string_view sep)
+      -> std::string;
+    [[nodiscard]] auto replace_all(std::string_view text, std::string_view from,
+                                   std::string_view to) -> std::string;
 
     // Parses a whole string as an unsigned decimal number, without overflow.
     [[nodiscard]] auto parse_uint(std::string_view text) -> std::optional<unsigned long long>;
@@ -65,8 +66,9 @@ namespace envcheck::util
     // Levenshtein distance, for "did you mean" suggestions.
     [[nodiscard]] auto edit_distance(std::string_view a, std::string_view b) -> std::size_t;
     // The candidate closest to `word`, if it is close enough to be a plausible typo.
-    [[nodiscard]] auto closest_match(std::string_view word, const std::vector<std::string>& candidates)
-        -> std::optional<std::string>;
+    [[nodiscard]] auto closest_match(std::string_view word,
+                                     const std::vector<std::string>& candidates)
+      -> std::optional<std::string>;
 }
 
 #endif

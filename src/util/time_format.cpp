@@ -21,13 +21,14 @@ namespace envcheck::util
             const std::int64_t era = (days >= 0 ? days : days - 146096) / 146097;
             const auto day_of_era = static_cast<unsigned>(days - era * 146097);
             const unsigned year_of_era =
-                (day_of_era - day_of_era / 1460 + day_of_era / 36524 - day_of_era / 146096) / 365;
+              (day_of_era - day_of_era / 1460 + day_of_era / 36524 - day_of_era / 146096) / 365;
             const std::int64_t year = static_cast<std::int64_t>(year_of_era) + era * 400;
-            const unsigned day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+            const unsigned day_of_year =
+              day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
             const unsigned month_index = (5 * day_of_year + 2) / 153;
             const unsigned day = day_of_year - (153 * month_index + 2) / 5 + 1;
             const unsigned month = month_index < 10 ? month_index + 3 : month_index - 9;
-            return {month <= 2 ? year + 1 : year, month, day};
+            return { month <= 2 ? year + 1 : year, month, day };
         }
 
         void append_two_digits(std::string& out, unsigned value)

@@ -10,12 +10,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cublas_v2.h>
 #include <fstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 #include <nlohmann/json.hpp>
 
@@ -32,14 +32,14 @@ using namespace envcheck;
 
 namespace
 {
-    constexpr std::size_t mib = std::size_t{1} << 20;
+    constexpr std::size_t mib = std::size_t{ 1 } << 20;
 
     void require(cudaError_t error, const char* what)
     {
         if (error != cudaSuccess)
         {
-            throw std::runtime_error(std::string(what) + ": " + cudaGetErrorName(error) + ": "
-                                     + cudaGetErrorString(error));
+            throw std::runtime_error(std::string(what) + ": " + cudaGetErrorName(error) + ": " +
+                                     cudaGetErrorString(error));
         }
     }
 
@@ -47,8 +47,8 @@ namespace
     {
         if (status != CUBLAS_STATUS_SUCCESS)
         {
-            throw std::runtime_error(std::string(what) + ": cuBLAS status "
-                                     + std::to_string(static_cast<int>(status)));
+            throw std::runtime_error(std::string(what) + ": cuBLAS status " +
+                                     std::to_string(static_cast<int>(status)));
         }
     }
 
@@ -66,9 +66,9 @@ namespace
     }
 
     // Times `launch` with events: warm-up for `warmup_ms`, then `repeats` single launches.
-    template <class Launch>
+    template<class Launch>
     auto time_ms(cudaStream_t stream, Launch launch, int repeats, double warmup_ms = 25.0)
-        -> std::vector<double>
+      -> std::vector<double>
     {
         cudaEvent_t start = nullptr;
         cudaEvent_t stop = nullptr;
@@ -102,7 +102,7 @@ namespace
     }
 
     auto relative_difference(const std::vector<float>& out, const std::vector<float>& reference)
-        -> double
+      -> double
     {
         double diff = 0.0;
         double norm = 0.0;
@@ -130,7 +130,7 @@ namespace
         float* b = nullptr;
         float* c = nullptr;
         float* reference = nullptr;
-        for (float** p : {&a, &b, &c, &reference})
+        for (float** p : { &a, &b, &c, &reference })
         {
             require(cudaMalloc(reinterpret_cast<void**>(p), elements * sizeof(float)),
                     "cudaMalloc");
@@ -156,13 +156,13 @@ namespace
         ordered_json cublas;
         std::vector<float> cublas_result;
         double cublas_best = 0.0;
-        for (const auto& [name, mode] : {std::pair{"pedantic", CUBLAS_PEDANTIC_MATH},
-                                         std::pair{"default", CUBLAS_DEFAULT_MATH}})
+        for (const auto& [name, mode] : { std::pair{ "pedantic", CUBLAS_PEDANTIC_MATH },
+                                          std::pair{ "default", CUBLAS_DEFAULT_MATH } })
         {
             require(cublasSetMathMode(handle, mode), "cublasSetMathMode");
             const auto times = time_ms(
-                stream, [&] { sgemm(reference); }, 20);
-            cublas[name] = {{"tflops", tflops(times)}, {"times_ms", times}};
+              stream, [&] { sgemm(reference); }, 20);
+            cublas[name] = { { "tflops", tflops(times) }, { "times_ms", times } };
             cublas_best = std::max(cublas_best, tflops(times));
             if (cublas_result.empty())
             {
@@ -172,37 +172,39 @@ namespace
             {
                 // The default mode must compute FP32 too (TF32 would differ by about 1e-3).
                 cublas[name]["relative_difference_to_pedantic"] =
-                    relative_difference(download(reference, elements), cublas_result);
+                  relative_difference(download(reference, elements), cublas_result);
             }
         }
         cublasDestroy(handle);
 
         ordered_json ours;
         for (const auto kernel :
-             {kernels::MatmulKernel::tuned, kernels::MatmulKernel::tuned_bk16,
-              kernels::MatmulKernel::classic, kernels::MatmulKernel::classic_padded})
+             { kernels::MatmulKernel::tuned, kernels::MatmulKernel::tuned_bk16,
+               kernels::MatmulKernel::classic, kernels::MatmulKernel::classic_padded })
         {
             require(cudaMemset(c, 0xFF, elements * sizeof(float)), "cudaMemset");
             const auto times = time_ms(
-                stream, [&] { require(kernels::launch_matmul(kernel, a, b, c, n, n, n, stream)); },
-                kernel == kernels::MatmulKernel::tuned
-                        || kernel == kernels::MatmulKernel::tuned_bk16
-                    ? 20
-                    : 5);
+              stream, [&] { require(kernels::launch_matmul(kernel, a, b, c, n, n, n, stream)); },
+              kernel == kernels::MatmulKernel::tuned || kernel == kernels::MatmulKernel::tuned_bk16
+                ? 20
+                : 5);
             const double value = tflops(times);
             ours[std::string(kernels::to_string(kernel))] = {
-                {"tflops", value},
-                {"of_cublas", value / cublas_best},
-                {"relative_difference_to_cublas",
-                 relative_difference(download(c, elements), cublas_result)},
-                {"times_ms", times}};
+                { "tflops", value },
+                { "of_cublas", value / cublas_best },
+                { "relative_difference_to_cublas",
+                  relative_difference(download(c, elements), cublas_result) },
+                { "times_ms", times }
+            };
         }
-        for (float* p : {a, b, c, reference})
+        for (float* p : { a, b, c, reference })
         {
             cudaFree(p);
         }
-        ordered_json out = {
-            {"n", n}, {"cublas", cublas}, {"cublas_best_tflops", cublas_best}, {"envcheck", ours}};
+        ordered_json out = { { "n", n },
+                             { "cublas", cublas },
+                             { "cublas_best_tflops", cublas_best },
+                             { "envcheck", ours } };
         results["matmul_" + std::to_string(n)] = out;
         return out;
     }
@@ -220,32 +222,32 @@ namespace
         require(cudaMalloc(&device_b, bytes), "cudaMalloc");
         std::fill_n(static_cast<unsigned char*>(host), bytes, 0x5A);
         void* destination = kind == cudaMemcpyHostToDevice
-                                ? device_a
-                                : (kind == cudaMemcpyDeviceToHost ? host : device_b);
+                              ? device_a
+                              : (kind == cudaMemcpyDeviceToHost ? host : device_b);
         const void* source = kind == cudaMemcpyHostToDevice ? host : device_a;
         const double factor = kind == cudaMemcpyDeviceToDevice ? 2.0 : 1.0;
         double best = 0.0;
-        for (const int batch : {1, 4, 16})
+        for (const int batch : { 1, 4, 16 })
         {
             const auto times = time_ms(
-                stream,
-                [&]
-                {
-                    for (int i = 0; i < batch; ++i)
-                    {
-                        require(cudaMemcpyAsync(destination, source, bytes, kind, stream),
-                                "cudaMemcpyAsync");
-                    }
-                },
-                10, 5.0);
+              stream,
+              [&]
+              {
+                  for (int i = 0; i < batch; ++i)
+                  {
+                      require(cudaMemcpyAsync(destination, source, bytes, kind, stream),
+                              "cudaMemcpyAsync");
+                  }
+              },
+              10, 5.0);
             std::vector<double> rates;
             for (const double ms : times)
             {
                 rates.push_back(factor * static_cast<double>(bytes) * batch / (ms * 1e-3) / 1e9);
             }
             const double top = *std::max_element(rates.begin(), rates.end());
-            detail["batch_" + std::to_string(batch)] = {{"max_gbps", top},
-                                                        {"median_gbps", median(rates)}};
+            detail["batch_" + std::to_string(batch)] = { { "max_gbps", top },
+                                                         { "median_gbps", median(rates) } };
             best = std::max(best, top);
         }
         cudaFreeHost(host);
@@ -259,7 +261,7 @@ namespace
     auto bench_copy_kernels(cudaStream_t stream, ordered_json& results) -> ordered_json
     {
         ordered_json out = ordered_json::array();
-        for (const std::size_t bytes : {64 * mib, 256 * mib})
+        for (const std::size_t bytes : { 64 * mib, 256 * mib })
         {
             float* source = nullptr;
             float* destination = nullptr;
@@ -269,39 +271,40 @@ namespace
             const auto gbps = [&](const std::vector<double>& ms)
             { return 2.0 * static_cast<double>(bytes) / (median(ms) * 1e-3) / 1e9; };
             const double memcpy_gbps = gbps(time_ms(
-                stream,
-                [&]
-                {
-                    require(cudaMemcpyAsync(destination, source, bytes, cudaMemcpyDeviceToDevice,
-                                            stream),
-                            "cudaMemcpyAsync");
-                },
-                20, 10.0));
-            ordered_json row = {{"bytes", bytes}, {"cudaMemcpyAsync_gbps", memcpy_gbps}};
+              stream,
+              [&]
+              {
+                  require(
+                    cudaMemcpyAsync(destination, source, bytes, cudaMemcpyDeviceToDevice, stream),
+                    "cudaMemcpyAsync");
+              },
+              20, 10.0));
+            ordered_json row = { { "bytes", bytes }, { "cudaMemcpyAsync_gbps", memcpy_gbps } };
             for (const auto kernel :
-                 {kernels::CopyKernel::grid_stride, kernels::CopyKernel::tiled_streaming,
-                  kernels::CopyKernel::grid_stride_prefetch, kernels::CopyKernel::tiled_prefetch,
-                  kernels::CopyKernel::one_tile_prefetch})
+                 { kernels::CopyKernel::grid_stride, kernels::CopyKernel::tiled_streaming,
+                   kernels::CopyKernel::grid_stride_prefetch, kernels::CopyKernel::tiled_prefetch,
+                   kernels::CopyKernel::one_tile_prefetch })
             {
                 require(cudaMemset(destination, 0, bytes), "cudaMemset");
                 const double value = gbps(time_ms(
-                    stream,
-                    [&] {
-                        require(kernels::launch_copy_kernel(source, destination, bytes, stream,
-                                                            kernel));
-                    },
-                    20, 10.0));
+                  stream,
+                  [&] {
+                      require(
+                        kernels::launch_copy_kernel(source, destination, bytes, stream, kernel));
+                  },
+                  20, 10.0));
                 // Spot-check the copy: the first, a middle and the last MiB.
                 bool same = true;
-                for (const std::size_t offset : {std::size_t{0}, bytes / 2, bytes - mib})
+                for (const std::size_t offset : { std::size_t{ 0 }, bytes / 2, bytes - mib })
                 {
                     const auto a = download(source + offset / sizeof(float), mib / sizeof(float));
                     const auto b =
-                        download(destination + offset / sizeof(float), mib / sizeof(float));
+                      download(destination + offset / sizeof(float), mib / sizeof(float));
                     same = same && a == b;
                 }
                 row[std::string(kernels::to_string(kernel))] = {
-                    {"gbps", value}, {"of_memcpy", value / memcpy_gbps}, {"verified", same}};
+                    { "gbps", value }, { "of_memcpy", value / memcpy_gbps }, { "verified", same }
+                };
             }
             cudaFree(source);
             cudaFree(destination);
@@ -315,9 +318,11 @@ namespace
     {
         using kernels::CopyKind;
         kernels::BandwidthPlan plan;
-        plan.copies = {{CopyKind::h2d_pinned, 256 * mib},   {CopyKind::d2h_pinned, 256 * mib},
-                       {CopyKind::d2d_memcpy, 256 * mib},   {CopyKind::d2d_kernel, 256 * mib},
-                       {CopyKind::h2d_pageable, 256 * mib}, {CopyKind::d2h_pageable, 256 * mib}};
+        plan.copies = {
+            { CopyKind::h2d_pinned, 256 * mib },   { CopyKind::d2h_pinned, 256 * mib },
+            { CopyKind::d2d_memcpy, 256 * mib },   { CopyKind::d2d_kernel, 256 * mib },
+            { CopyKind::h2d_pageable, 256 * mib }, { CopyKind::d2h_pageable, 256 * mib }
+        };
         plan.copies_per_sample = 8;
         plan.samples = 5;
         const auto run = kernels::run_bandwidth(plan);
@@ -326,46 +331,48 @@ namespace
         for (const auto& m : run.measurements)
         {
             const bool d2d =
-                m.request.kind == CopyKind::d2d_memcpy || m.request.kind == CopyKind::d2d_kernel;
+              m.request.kind == CopyKind::d2d_memcpy || m.request.kind == CopyKind::d2d_kernel;
             std::vector<double> rates;
             for (const float ms : m.sample_ms)
             {
-                rates.push_back((d2d ? 2.0 : 1.0) * static_cast<double>(m.request.bytes)
-                                * m.copies_per_sample / (static_cast<double>(ms) * 1e-3) / 1e9);
+                rates.push_back((d2d ? 2.0 : 1.0) * static_cast<double>(m.request.bytes) *
+                                m.copies_per_sample / (static_cast<double>(ms) * 1e-3) / 1e9);
             }
             const auto summary = gpu::summarize(rates);
             probe[std::string(kernels::to_string(m.request.kind))] = {
-                {"median_gbps", summary.median},
-                {"spread", summary.spread},
-                {"mismatches", m.mismatches},
-                {"latch_timed_out", m.latch_timed_out}};
+                { "median_gbps", summary.median },
+                { "spread", summary.spread },
+                { "mismatches", m.mismatches },
+                { "latch_timed_out", m.latch_timed_out }
+            };
         }
         ordered_json peers;
         ordered_json detail;
         peers["h2d_best_gbps"] =
-            best_memcpy_gbps(cudaMemcpyHostToDevice, 256 * mib, stream, detail["h2d"]);
+          best_memcpy_gbps(cudaMemcpyHostToDevice, 256 * mib, stream, detail["h2d"]);
         peers["d2h_best_gbps"] =
-            best_memcpy_gbps(cudaMemcpyDeviceToHost, 256 * mib, stream, detail["d2h"]);
+          best_memcpy_gbps(cudaMemcpyDeviceToHost, 256 * mib, stream, detail["d2h"]);
         peers["d2d_best_gbps"] =
-            best_memcpy_gbps(cudaMemcpyDeviceToDevice, 256 * mib, stream, detail["d2d"]);
+          best_memcpy_gbps(cudaMemcpyDeviceToDevice, 256 * mib, stream, detail["d2d"]);
         peers["detail"] = detail;
         ordered_json out = {
-            {"bytes", 256 * mib},
-            {"probe", probe},
-            {"cudaMemcpyAsync", peers},
-            {"ratios",
-             {{"h2d_pinned_of_best", probe["h2d_pinned"]["median_gbps"].get<double>()
-                                         / peers["h2d_best_gbps"].get<double>()},
-              {"d2h_pinned_of_best", probe["d2h_pinned"]["median_gbps"].get<double>()
-                                         / peers["d2h_best_gbps"].get<double>()},
-              {"sm_copy_of_memcpy", probe["d2d_kernel"]["median_gbps"].get<double>()
-                                        / probe["d2d_memcpy"]["median_gbps"].get<double>()}}}};
+            { "bytes", 256 * mib },
+            { "probe", probe },
+            { "cudaMemcpyAsync", peers },
+            { "ratios",
+              { { "h2d_pinned_of_best", probe["h2d_pinned"]["median_gbps"].get<double>() /
+                                          peers["h2d_best_gbps"].get<double>() },
+                { "d2h_pinned_of_best", probe["d2h_pinned"]["median_gbps"].get<double>() /
+                                          peers["d2h_best_gbps"].get<double>() },
+                { "sm_copy_of_memcpy", probe["d2d_kernel"]["median_gbps"].get<double>() /
+                                         probe["d2d_memcpy"]["median_gbps"].get<double>() } } }
+        };
         results["copies"] = out;
         return out;
     }
 
     auto bench_overlap(const kernels::DeviceProperties& props, ordered_json& results)
-        -> ordered_json
+      -> ordered_json
     {
         ordered_json out = ordered_json::array();
         struct Config
@@ -380,11 +387,11 @@ namespace
         // with 2 and 8 streams, and kernel-bound shapes, where concurrent kernels overlap each
         // other's ramp-up and the one-kernel-at-a-time ideal is beaten.
         for (const auto& config :
-             {Config{"quick", 64 * mib, 8, 4, 1024}, Config{"full", 128 * mib, 16, 4, 1024},
-              Config{"full_2_streams", 128 * mib, 16, 2, 1024},
-              Config{"full_8_streams", 128 * mib, 16, 8, 1024},
-              Config{"quick_kernel_bound", 64 * mib, 8, 4, 2048},
-              Config{"full_kernel_bound", 128 * mib, 16, 4, 2048}})
+             { Config{ "quick", 64 * mib, 8, 4, 1024 }, Config{ "full", 128 * mib, 16, 4, 1024 },
+               Config{ "full_2_streams", 128 * mib, 16, 2, 1024 },
+               Config{ "full_8_streams", 128 * mib, 16, 8, 1024 },
+               Config{ "quick_kernel_bound", 64 * mib, 8, 4, 2048 },
+               Config{ "full_kernel_bound", 128 * mib, 16, 4, 2048 } })
         {
             kernels::OverlapPlan plan;
             plan.bytes = config.bytes;
@@ -404,7 +411,7 @@ namespace
                 std::vector<gpu::StageTimes> stages;
                 for (const auto& part : run.parts[r])
                 {
-                    stages.push_back({part.h2d_ms, part.kernel_ms, part.d2h_ms});
+                    stages.push_back({ part.h2d_ms, part.kernel_ms, part.d2h_ms });
                     h2d += part.h2d_ms;
                     kernel += part.kernel_ms;
                     d2h += part.d2h_ms;
@@ -415,21 +422,21 @@ namespace
             const double repeats = static_cast<double>(run.parts.size());
             const auto e = gpu::summarize(efficiency);
             out.push_back(
-                {{"config", config.name},
-                 {"bytes", config.bytes},
-                 {"chunks", config.chunks},
-                 {"streams", config.streams},
-                 {"kernel_iterations", config.iterations},
-                 {"h2d_total_ms", h2d / repeats},
-                 {"kernel_total_ms", kernel / repeats},
-                 {"d2h_total_ms", d2h / repeats},
-                 {"serial_ms", median({run.serial_ms.begin(), run.serial_ms.end()})},
-                 {"overlapped_ms", median({run.overlapped_ms.begin(), run.overlapped_ms.end()})},
-                 {"ideal_ms", median(ideal)},
-                 {"efficiency", e.median},
-                 {"efficiency_spread", e.spread},
-                 {"unwritten", run.unwritten},
-                 {"mismatches", run.mismatches}});
+              { { "config", config.name },
+                { "bytes", config.bytes },
+                { "chunks", config.chunks },
+                { "streams", config.streams },
+                { "kernel_iterations", config.iterations },
+                { "h2d_total_ms", h2d / repeats },
+                { "kernel_total_ms", kernel / repeats },
+                { "d2h_total_ms", d2h / repeats },
+                { "serial_ms", median({ run.serial_ms.begin(), run.serial_ms.end() }) },
+                { "overlapped_ms", median({ run.overlapped_ms.begin(), run.overlapped_ms.end() }) },
+                { "ideal_ms", median(ideal) },
+                { "efficiency", e.median },
+                { "efficiency_spread", e.spread },
+                { "unwritten", run.unwritten },
+                { "mismatches", run.mismatches } });
         }
         results["overlap"] = out;
         return out;
@@ -440,16 +447,16 @@ namespace
         const auto run = kernels::run_bank_conflicts(400, 10);
         require(run.status);
         ordered_json out = ordered_json::array();
-        const double base = median({run.times_ms[0].begin(), run.times_ms[0].end()});
+        const double base = median({ run.times_ms[0].begin(), run.times_ms[0].end() });
         for (std::size_t i = 0; i < run.strides.size(); ++i)
         {
-            const double ms = median({run.times_ms[i].begin(), run.times_ms[i].end()});
-            out.push_back({{"stride", run.strides[i]},
-                           {"ms", ms},
-                           {"slowdown", ms / base},
-                           {"shared_tbps", run.reads_per_repeat * 4.0 / (ms * 1e-3) / 1e12}});
+            const double ms = median({ run.times_ms[i].begin(), run.times_ms[i].end() });
+            out.push_back({ { "stride", run.strides[i] },
+                            { "ms", ms },
+                            { "slowdown", ms / base },
+                            { "shared_tbps", run.reads_per_repeat * 4.0 / (ms * 1e-3) / 1e12 } });
         }
-        results["bank_conflicts"] = {{"verified", run.verified}, {"table", out}};
+        results["bank_conflicts"] = { { "verified", run.verified }, { "table", out } };
         return out;
     }
 }
@@ -461,11 +468,11 @@ auto main(int argc, char** argv) -> int
         require(kernels::select_device(0));
         const auto props = kernels::device_properties(0);
         require(props.status);
-        ordered_json results = {{"device", props.name},
-                                {"cc", std::to_string(props.compute_capability_major) + "."
-                                           + std::to_string(props.compute_capability_minor)},
-                                {"multiprocessors", props.multiprocessors},
-                                {"async_engine_count", props.async_engine_count}};
+        ordered_json results = { { "device", props.name },
+                                 { "cc", std::to_string(props.compute_capability_major) + "." +
+                                           std::to_string(props.compute_capability_minor) },
+                                 { "multiprocessors", props.multiprocessors },
+                                 { "async_engine_count", props.async_engine_count } };
         cudaStream_t stream = nullptr;
         require(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
 
@@ -488,24 +495,24 @@ auto main(int argc, char** argv) -> int
                     m4096["cublas_best_tflops"].get<double>(),
                     m4096["cublas"]["pedantic"]["tflops"].get<double>(),
                     m4096["cublas"]["default"]["tflops"].get<double>());
-        for (const char* name : {"tuned", "tuned_bk16", "classic", "classic_padded"})
+        for (const char* name : { "tuned", "tuned_bk16", "classic", "classic_padded" })
         {
             std::printf(
-                "  %-15s %6.1f TFLOP/s  %5.1f%% of cuBLAS  (N=2048: %.1f, %.1f%%)  diff %.1e\n",
-                name, e[name]["tflops"].get<double>(), 100.0 * e[name]["of_cublas"].get<double>(),
-                m2048["envcheck"][name]["tflops"].get<double>(),
-                100.0 * m2048["envcheck"][name]["of_cublas"].get<double>(),
-                e[name]["relative_difference_to_cublas"].get<double>());
+              "  %-15s %6.1f TFLOP/s  %5.1f%% of cuBLAS  (N=2048: %.1f, %.1f%%)  diff %.1e\n", name,
+              e[name]["tflops"].get<double>(), 100.0 * e[name]["of_cublas"].get<double>(),
+              m2048["envcheck"][name]["tflops"].get<double>(),
+              100.0 * m2048["envcheck"][name]["of_cublas"].get<double>(),
+              e[name]["relative_difference_to_cublas"].get<double>());
         }
         const auto& p = copies["probe"];
         const auto& peer = copies["cudaMemcpyAsync"];
         std::printf(
-            "copies 256 MiB  H2D pinned %.1f GB/s (best memcpy %.1f: %.1f%%), D2H pinned %.1f "
-            "(best %.1f: %.1f%%)\n",
-            p["h2d_pinned"]["median_gbps"].get<double>(), peer["h2d_best_gbps"].get<double>(),
-            100.0 * copies["ratios"]["h2d_pinned_of_best"].get<double>(),
-            p["d2h_pinned"]["median_gbps"].get<double>(), peer["d2h_best_gbps"].get<double>(),
-            100.0 * copies["ratios"]["d2h_pinned_of_best"].get<double>());
+          "copies 256 MiB  H2D pinned %.1f GB/s (best memcpy %.1f: %.1f%%), D2H pinned %.1f "
+          "(best %.1f: %.1f%%)\n",
+          p["h2d_pinned"]["median_gbps"].get<double>(), peer["h2d_best_gbps"].get<double>(),
+          100.0 * copies["ratios"]["h2d_pinned_of_best"].get<double>(),
+          p["d2h_pinned"]["median_gbps"].get<double>(), peer["d2h_best_gbps"].get<double>(),
+          100.0 * copies["ratios"]["d2h_pinned_of_best"].get<double>());
         std::printf("  D2D memcpy %.0f GB/s, SM kernel %.0f GB/s (%.1f%%; best memcpy %.0f); "
                     "pageable H2D %.1f, D2H %.1f\n",
                     p["d2d_memcpy"]["median_gbps"].get<double>(),
@@ -519,8 +526,8 @@ auto main(int argc, char** argv) -> int
             std::printf("  SM copy %3zu MiB vs cudaMemcpyAsync %.0f GB/s:",
                         row["bytes"].get<std::size_t>() / mib,
                         row["cudaMemcpyAsync_gbps"].get<double>());
-            for (const char* name : {"grid_stride", "tiled_streaming", "grid_stride_prefetch",
-                                     "tiled_prefetch", "one_tile_prefetch"})
+            for (const char* name : { "grid_stride", "tiled_streaming", "grid_stride_prefetch",
+                                      "tiled_prefetch", "one_tile_prefetch" })
             {
                 std::printf(" %s %.1f%%%s", name, 100.0 * row[name]["of_memcpy"].get<double>(),
                             row[name]["verified"].get<bool>() ? "" : " (WRONG)");

@@ -93,8 +93,8 @@ namespace
           "channels:\n  - pytorch\n  - nvidia\n  - conda-forge\ndependencies:\n  - python=3.9\n";
         const auto diff = diff_of(older, newer);
         CHECK(diff.packages.empty());
-        CHECK(diff.channels.added == std::vector<std::string>{"defaults"});
-        CHECK(diff.channels.removed == std::vector<std::string>{"conda-forge"});
+        CHECK(diff.channels.added == std::vector<std::string>{ "defaults" });
+        CHECK(diff.channels.removed == std::vector<std::string>{ "conda-forge" });
         CHECK(diff.channels.reordered);
         CHECK_FALSE(diff.equal());
         const auto reordered_only =

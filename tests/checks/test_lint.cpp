@@ -63,84 +63,90 @@ namespace
     TEST_CASE("lint rules fire where they should", "[checks][lint]")
     {
         const std::vector<Case> cases{
-          {"bad matchspec", "  - python=3.11\n  - numpy>=>1.26\n", "syntax.matchspec", {{5, 0}}},
-          {"pip single equals",
-           "  - pip=24.0\n  - pip:\n      - gradio=3.36.1\n",
-           "syntax.pip-line",
-           {{6, 0}}},
-          {"unknown pip option",
-           "  - pip=24.0\n  - pip:\n      - --extra-index-ulr https://x.org/simple\n",
-           "syntax.pip-line",
-           {{6, 0}}},
-          {"conda package twice",
-           "  - numpy=1.26\n  - scipy=1.13\n  - numpy=1.26\n",
-           "duplicate.package",
-           {{6, 5}}},
-          {"pip package twice",
-           "  - pip=24.0\n  - pip:\n      - rich==13.7.1\n      - Rich==13.7.1\n",
-           "duplicate.package",
-           {{7, 9}}},
-          {"numpy >=2 and <1.26",
-           "  - numpy>=2\n  - numpy<1.26\n",
-           "conflict.unsatisfiable",
-           {{5, 10}}},
-          {"empty range in one spec", "  - numpy>=2,<1.26\n", "conflict.unsatisfiable", {{4, 10}}},
-          {"pip pins that exclude each other",
-           "  - pip=24.0\n  - pip:\n      - requests==2.31.0\n      - requests>=2.32\n",
-           "conflict.unsatisfiable",
-           {{7, 17}}},
-          {"conda and pip",
-           "  - scipy=1.13.1\n  - pip=24.0\n  - pip:\n      - scipy==1.13.1\n",
-           "conflict.conda-and-pip",
-           {{7, 9}}},
-          {"pytorch and torch",
-           "  - pytorch=2.1.2\n  - pip=24.0\n  - pip:\n      - torch==2.1.2\n",
-           "conflict.conda-and-pip",
-           {{7, 9}}},
-          {"unpinned conda and pip",
-           "  - numpy\n  - pip=24.0\n  - pip:\n      - rich\n",
-           "repro.unpinned",
-           {{4, 5}, {7, 9}}},
-          {"vcs branch",
-           "  - pip=24.0\n  - pip:\n      - git+https://github.com/psf/requests.git@main\n",
-           "repro.pip-url-unpinned",
-           {{6, 9}}},
-          {"url without hash",
-           "  - pip=24.0\n  - pip:\n      - https://example.org/pkg-1.0-py3-none-any.whl\n",
-           "repro.pip-url-unpinned",
-           {{6, 9}}},
-          {"cudatoolkit vs pytorch-cuda",
-           "  - pytorch-cuda=12.1\n  - cudatoolkit=11.8\n",
-           "cuda.version-mismatch",
-           {{5, 5}}},
-          {"cuda-version vs build string",
-           "  - cuda-version=12.4\n  - pytorch=2.4.1=cuda118*\n",
-           "cuda.version-mismatch",
-           {{5, 5}}},
-          {"cuda build vs cpuonly",
-           "  - pytorch=2.2.2=*cuda*\n  - cpuonly=2.0\n",
-           "cuda.gpu-build-with-cpuonly",
-           {{4, 19}}},
-          {"pytorch-cuda vs cpuonly",
-           "  - cpuonly=2.0\n  - pytorch-cuda=12.1\n",
-           "cuda.gpu-build-with-cpuonly",
-           {{5, 5}}},
-          {"pytorch 2.0 with pytorch-cuda 12.1",
-           "  - pytorch=2.0.1\n  - pytorch-cuda=12.1\n",
-           "cuda.pytorch-cuda-unpublished",
-           {{5, 17}}},
-          {"pytorch 2.6 with pytorch-cuda",
-           "  - pytorch=2.6.0\n  - pytorch-cuda=12.4\n",
-           "cuda.pytorch-cuda-unpublished",
-           {{5, 17}}},
-          {"py39 build with python 3.10",
-           "  - python=3.10\n  - pytorch=2.0.1=py3.9_cuda11.8_cudnn8.7.0_0\n",
-           "python.build-mismatch",
-           {{5, 19}}},
-          {"py310 build with python 3.9",
-           "  - python=3.9\n  - numpy=1.26.4=py310h5f9d8c6_0\n",
-           "python.build-mismatch",
-           {{5, 18}}},
+            { "bad matchspec",
+              "  - python=3.11\n  - numpy>=>1.26\n",
+              "syntax.matchspec",
+              { { 5, 0 } } },
+            { "pip single equals",
+              "  - pip=24.0\n  - pip:\n      - gradio=3.36.1\n",
+              "syntax.pip-line",
+              { { 6, 0 } } },
+            { "unknown pip option",
+              "  - pip=24.0\n  - pip:\n      - --extra-index-ulr https://x.org/simple\n",
+              "syntax.pip-line",
+              { { 6, 0 } } },
+            { "conda package twice",
+              "  - numpy=1.26\n  - scipy=1.13\n  - numpy=1.26\n",
+              "duplicate.package",
+              { { 6, 5 } } },
+            { "pip package twice",
+              "  - pip=24.0\n  - pip:\n      - rich==13.7.1\n      - Rich==13.7.1\n",
+              "duplicate.package",
+              { { 7, 9 } } },
+            { "numpy >=2 and <1.26",
+              "  - numpy>=2\n  - numpy<1.26\n",
+              "conflict.unsatisfiable",
+              { { 5, 10 } } },
+            { "empty range in one spec",
+              "  - numpy>=2,<1.26\n",
+              "conflict.unsatisfiable",
+              { { 4, 10 } } },
+            { "pip pins that exclude each other",
+              "  - pip=24.0\n  - pip:\n      - requests==2.31.0\n      - requests>=2.32\n",
+              "conflict.unsatisfiable",
+              { { 7, 17 } } },
+            { "conda and pip",
+              "  - scipy=1.13.1\n  - pip=24.0\n  - pip:\n      - scipy==1.13.1\n",
+              "conflict.conda-and-pip",
+              { { 7, 9 } } },
+            { "pytorch and torch",
+              "  - pytorch=2.1.2\n  - pip=24.0\n  - pip:\n      - torch==2.1.2\n",
+              "conflict.conda-and-pip",
+              { { 7, 9 } } },
+            { "unpinned conda and pip",
+              "  - numpy\n  - pip=24.0\n  - pip:\n      - rich\n",
+              "repro.unpinned",
+              { { 4, 5 }, { 7, 9 } } },
+            { "vcs branch",
+              "  - pip=24.0\n  - pip:\n      - git+https://github.com/psf/requests.git@main\n",
+              "repro.pip-url-unpinned",
+              { { 6, 9 } } },
+            { "url without hash",
+              "  - pip=24.0\n  - pip:\n      - https://example.org/pkg-1.0-py3-none-any.whl\n",
+              "repro.pip-url-unpinned",
+              { { 6, 9 } } },
+            { "cudatoolkit vs pytorch-cuda",
+              "  - pytorch-cuda=12.1\n  - cudatoolkit=11.8\n",
+              "cuda.version-mismatch",
+              { { 5, 5 } } },
+            { "cuda-version vs build string",
+              "  - cuda-version=12.4\n  - pytorch=2.4.1=cuda118*\n",
+              "cuda.version-mismatch",
+              { { 5, 5 } } },
+            { "cuda build vs cpuonly",
+              "  - pytorch=2.2.2=*cuda*\n  - cpuonly=2.0\n",
+              "cuda.gpu-build-with-cpuonly",
+              { { 4, 19 } } },
+            { "pytorch-cuda vs cpuonly",
+              "  - cpuonly=2.0\n  - pytorch-cuda=12.1\n",
+              "cuda.gpu-build-with-cpuonly",
+              { { 5, 5 } } },
+            { "pytorch 2.0 with pytorch-cuda 12.1",
+              "  - pytorch=2.0.1\n  - pytorch-cuda=12.1\n",
+              "cuda.pytorch-cuda-unpublished",
+              { { 5, 17 } } },
+            { "pytorch 2.6 with pytorch-cuda",
+              "  - pytorch=2.6.0\n  - pytorch-cuda=12.4\n",
+              "cuda.pytorch-cuda-unpublished",
+              { { 5, 17 } } },
+            { "py39 build with python 3.10",
+              "  - python=3.10\n  - pytorch=2.0.1=py3.9_cuda11.8_cudnn8.7.0_0\n",
+              "python.build-mismatch",
+              { { 5, 19 } } },
+            { "py310 build with python 3.9",
+              "  - python=3.9\n  - numpy=1.26.4=py310h5f9d8c6_0\n",
+              "python.build-mismatch",
+              { { 5, 18 } } },
         };
         for (const auto& item : cases)
         {
@@ -167,26 +173,27 @@ namespace
     TEST_CASE("lint rules stay quiet on good environments", "[checks][lint]")
     {
         const std::vector<std::pair<std::string, std::string>> cases{
-          {"exact pins", "  - python=3.11.9\n  - numpy=1.26.4\n"},
-          {"a range", "  - numpy>=1.26,<2\n"},
-          {"selectors are not duplicates",
-           "  - pytorch-cuda=12.1  # [linux]\n  - pytorch-cuda=11.8  # [win]\n"},
-          {"pytorch 2.1 with pytorch-cuda 12.1", "  - pytorch=2.1.2\n  - pytorch-cuda=12.1\n"},
-          {"cuda-version with a matching build",
-           "  - cuda-version=12.4\n  - pytorch=2.4.1=cuda12*\n"},
-          {"py311 build with python 3.11", "  - python=3.11\n  - numpy=1.26.4=py311h64a7726_0\n"},
-          {"noarch build", "  - python=3.11\n  - rich=13.7.1=pyhd8ed1ab_0\n"},
-          {"cpuonly with a cpu build", "  - pytorch=2.2.2=*cpu*\n  - cpuonly=2.0\n"},
-          {"vcs at a commit",
-           "  - pip=24.0\n  - pip:\n      - "
-           "git+https://github.com/psf/requests.git@0e322af87745eff34caffe4df68456ebc20d9068\n"},
-          {"url with a hash",
-           "  - pip=24.0\n  - pip:\n      - https://example.org/pkg-1.0-py3-none-any.whl#sha256="
-           "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\n"},
-          {"pip options", "  - pip=24.0\n  - pip:\n      - --extra-index-url "
-                          "https://download.pytorch.org/whl/cu121\n"
-                          "      - -r requirements.txt\n      - -e .\n"},
-          {"cpuonly needs no version", "  - cpuonly\n"},
+            { "exact pins", "  - python=3.11.9\n  - numpy=1.26.4\n" },
+            { "a range", "  - numpy>=1.26,<2\n" },
+            { "selectors are not duplicates",
+              "  - pytorch-cuda=12.1  # [linux]\n  - pytorch-cuda=11.8  # [win]\n" },
+            { "pytorch 2.1 with pytorch-cuda 12.1", "  - pytorch=2.1.2\n  - pytorch-cuda=12.1\n" },
+            { "cuda-version with a matching build",
+              "  - cuda-version=12.4\n  - pytorch=2.4.1=cuda12*\n" },
+            { "py311 build with python 3.11",
+              "  - python=3.11\n  - numpy=1.26.4=py311h64a7726_0\n" },
+            { "noarch build", "  - python=3.11\n  - rich=13.7.1=pyhd8ed1ab_0\n" },
+            { "cpuonly with a cpu build", "  - pytorch=2.2.2=*cpu*\n  - cpuonly=2.0\n" },
+            { "vcs at a commit", "  - pip=24.0\n  - pip:\n      - "
+                                 "git+https://github.com/psf/"
+                                 "requests.git@0e322af87745eff34caffe4df68456ebc20d9068\n" },
+            { "url with a hash",
+              "  - pip=24.0\n  - pip:\n      - https://example.org/pkg-1.0-py3-none-any.whl#sha256="
+              "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\n" },
+            { "pip options", "  - pip=24.0\n  - pip:\n      - --extra-index-url "
+                             "https://download.pytorch.org/whl/cu121\n"
+                             "      - -r requirements.txt\n      - -e .\n" },
+            { "cpuonly needs no version", "  - cpuonly\n" },
         };
         for (const auto& [name, dependencies] : cases)
         {
@@ -203,17 +210,17 @@ namespace
     {
         const auto none = findings_of("name: t\ndependencies:\n  - python=3.11\n");
         REQUIRE(with_rule(none, "repro.no-channels").size() == 1);
-        CHECK(with_rule(none, "repro.no-channels")[0].position == TextPosition{1, 1});
+        CHECK(with_rule(none, "repro.no-channels")[0].position == TextPosition{ 1, 1 });
         CHECK(with_rule(none, "repro.nodefaults").empty());
 
         const auto empty = findings_of("channels: []\ndependencies:\n  - python=3.11\n");
         REQUIRE(with_rule(empty, "repro.no-channels").size() == 1);
-        CHECK(with_rule(empty, "repro.no-channels")[0].position == TextPosition{1, 1});
+        CHECK(with_rule(empty, "repro.no-channels")[0].position == TextPosition{ 1, 1 });
 
         const auto mixed =
           findings_of("channels:\n  - conda-forge\n  - defaults\ndependencies:\n  - python=3.11\n");
         REQUIRE(with_rule(mixed, "repro.defaults-mixed").size() == 1);
-        CHECK(with_rule(mixed, "repro.defaults-mixed")[0].position == TextPosition{3, 5});
+        CHECK(with_rule(mixed, "repro.defaults-mixed")[0].position == TextPosition{ 3, 5 });
         CHECK(with_rule(mixed, "repro.nodefaults").empty());
 
         const auto url = findings_of("channels:\n  - https://conda.anaconda.org/conda-forge/\n  - "
@@ -224,14 +231,14 @@ namespace
           findings_of("channels:\n  - conda-forge\ndependencies:\n  - python=3.11\n");
         REQUIRE(with_rule(advice, "repro.nodefaults").size() == 1);
         CHECK(with_rule(advice, "repro.nodefaults")[0].severity == "info");
-        CHECK(with_rule(advice, "repro.nodefaults")[0].position == TextPosition{1, 1});
+        CHECK(with_rule(advice, "repro.nodefaults")[0].position == TextPosition{ 1, 1 });
 
         const auto nvidia =
           findings_of("channels:\n  - pytorch\n  - nodefaults\ndependencies:\n  - pytorch=2.1.2\n"
                       "  - pytorch-cuda=12.1\n");
         REQUIRE(with_rule(nvidia, "cuda.pytorch-cuda-needs-nvidia").size() == 1);
         CHECK(with_rule(nvidia, "cuda.pytorch-cuda-needs-nvidia")[0].position ==
-              TextPosition{6, 5});
+              TextPosition{ 6, 5 });
         const auto with_nvidia =
           findings_of("channels:\n  - pytorch\n  - nvidia\n  - nodefaults\ndependencies:\n"
                       "  - pytorch=2.1.2\n  - pytorch-cuda=12.1\n");
@@ -263,14 +270,14 @@ namespace
             std::string rule; // "" when nothing fires
         };
         const std::vector<DriverCase> cases{
-          {"520.61.05", "", "cuda.driver-too-old"},
-          {"535.104.05", "", "cuda.driver-minor-compat"},
-          {"550.54.14", "", ""},
-          {"580.95.05", "", ""},
-          {"", "11.8", "cuda.driver-too-old"},
-          {"", "12.2", "cuda.driver-minor-compat"},
-          {"", "12.4", ""},
-          {"", "13.0", ""},
+            { "520.61.05", "", "cuda.driver-too-old" },
+            { "535.104.05", "", "cuda.driver-minor-compat" },
+            { "550.54.14", "", "" },
+            { "580.95.05", "", "" },
+            { "", "11.8", "cuda.driver-too-old" },
+            { "", "12.2", "cuda.driver-minor-compat" },
+            { "", "12.4", "" },
+            { "", "13.0", "" },
         };
         for (const auto& item : cases)
         {
@@ -292,7 +299,7 @@ namespace
             CHECK(minor.size() == (item.rule == "cuda.driver-minor-compat" ? 1U : 0U));
             for (const auto& finding : too_old)
             {
-                CHECK(finding.position == TextPosition{4, 5});
+                CHECK(finding.position == TextPosition{ 4, 5 });
                 CHECK(finding.severity == "error");
             }
             for (const auto& finding : minor)
@@ -307,7 +314,7 @@ namespace
         const auto findings = findings_of("name: a\nname: b\ndependencies: []\n");
         REQUIRE(findings.size() == 1);
         CHECK(findings[0].rule == "yaml.duplicate-key");
-        CHECK(findings[0].position == TextPosition{2, 1});
+        CHECK(findings[0].position == TextPosition{ 2, 1 });
     }
 
     TEST_CASE("lint keeps loader diagnostics and sorts by position", "[checks][lint]")
@@ -320,8 +327,8 @@ namespace
         {
             rules.push_back(item.rule);
         }
-        CHECK(rules == std::vector<std::string>{"env.unknown-key", "repro.no-channels",
-                                                "repro.unpinned", "yaml.wrong-type"});
+        CHECK(rules == std::vector<std::string>{ "env.unknown-key", "repro.no-channels",
+                                                 "repro.unpinned", "yaml.wrong-type" });
         CHECK(std::is_sorted(findings.begin(), findings.end(),
                              [](const auto& a, const auto& b)
                              {
@@ -360,9 +367,9 @@ namespace
         const auto& table = rules::pytorch_cuda_table();
         REQUIRE(table.size() == 7);
         CHECK(table.front().pytorch == "1.13");
-        CHECK(table.front().cuda == std::vector<std::string_view>{"11.6", "11.7"});
+        CHECK(table.front().cuda == std::vector<std::string_view>{ "11.6", "11.7" });
         CHECK(table.back().pytorch == "2.5");
-        CHECK(table.back().cuda == std::vector<std::string_view>{"11.8", "12.1", "12.4"});
+        CHECK(table.back().cuda == std::vector<std::string_view>{ "11.8", "12.1", "12.4" });
     }
 
     TEST_CASE("CUDA claims", "[checks][lint]")
@@ -385,10 +392,10 @@ namespace
         CHECK_FALSE(is_cuda_package("cuda-python"));
         CHECK_FALSE(is_cuda_package("cupy"));
 
-        CHECK(lowest_cuda("11.8") == envcheck::model::CudaVersion{11, 8});
-        CHECK(lowest_cuda(">=12.0,<13") == envcheck::model::CudaVersion{12, 0});
-        CHECK(lowest_cuda("12.*") == envcheck::model::CudaVersion{12, 0});
-        CHECK(lowest_cuda("=12.4") == envcheck::model::CudaVersion{12, 4});
+        CHECK(lowest_cuda("11.8") == envcheck::model::CudaVersion{ 11, 8 });
+        CHECK(lowest_cuda(">=12.0,<13") == envcheck::model::CudaVersion{ 12, 0 });
+        CHECK(lowest_cuda("12.*") == envcheck::model::CudaVersion{ 12, 0 });
+        CHECK(lowest_cuda("=12.4") == envcheck::model::CudaVersion{ 12, 4 });
         CHECK_FALSE(lowest_cuda("<6"));
     }
 }

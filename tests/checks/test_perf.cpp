@@ -19,12 +19,12 @@ namespace
         locked.device_name = "NVIDIA H200";
         locked.device_uuid = "GPU-1";
         locked.metrics = {
-            {"matmul-shared", "tuned_tflops", 40.0, 0.01, 10, "TFLOP/s",
-             MetricDirection::higher_is_better},
-            {"bandwidth", "h2d_pinned_gbps", 55.0, 0.05, 5, "GB/s",
-             MetricDirection::higher_is_better},
-            {"stream-overlap", "overlapped_ms", 1.0, 0.0, 5, "ms",
-             MetricDirection::lower_is_better},
+            { "matmul-shared", "tuned_tflops", 40.0, 0.01, 10, "TFLOP/s",
+              MetricDirection::higher_is_better },
+            { "bandwidth", "h2d_pinned_gbps", 55.0, 0.05, 5, "GB/s",
+              MetricDirection::higher_is_better },
+            { "stream-overlap", "overlapped_ms", 1.0, 0.0, 5, "ms",
+              MetricDirection::lower_is_better },
         };
         return locked;
     }
@@ -34,19 +34,20 @@ namespace
         model::DeviceSmoke smoke;
         smoke.device.name = "NVIDIA H200";
         const auto probe =
-            [](std::string id, std::string name, double value, MetricDirection direction)
+          [](std::string id, std::string name, double value, MetricDirection direction)
         {
             model::ProbeResult result;
             result.id = std::move(id);
             result.status = Status::pass;
-            result.metrics = {model::Metric{std::move(name), value, "", 0.0, 5, direction}};
+            result.metrics = { model::Metric{ std::move(name), value, "", 0.0, 5, direction } };
             return result;
         };
         smoke.probes = {
             probe("matmul-shared", "tuned_tflops", tflops, MetricDirection::higher_is_better),
             probe("bandwidth", "h2d_pinned_gbps", h2d, MetricDirection::higher_is_better),
             probe("stream-overlap", "overlapped_ms", overlapped_ms,
-                  MetricDirection::lower_is_better)};
+                  MetricDirection::lower_is_better)
+        };
         return smoke;
     }
 
@@ -60,7 +61,7 @@ namespace
         context.pcie_width_max = 16;
         context.sm_clock_mhz_current = 1980;
         context.sm_clock_mhz_max = 1980;
-        context.clock_event_reasons = {"gpu_idle"};
+        context.clock_event_reasons = { "gpu_idle" };
         context.ecc_corrected_volatile = 0;
         context.ecc_uncorrected_volatile = 0;
         context.other_compute_processes = 0;
@@ -81,10 +82,10 @@ namespace
     {
         PerfTolerance tolerance;
         const auto locked = baseline();
-        CHECK(tolerance.for_metric(locked.metrics[0]) == Approx(0.10));  // 3 x 1% < 10%
-        CHECK(tolerance.for_metric(locked.metrics[1]) == Approx(0.15));  // 3 x 5% > 10%
+        CHECK(tolerance.for_metric(locked.metrics[0]) == Approx(0.10)); // 3 x 1% < 10%
+        CHECK(tolerance.for_metric(locked.metrics[1]) == Approx(0.15)); // 3 x 5% > 10%
         tolerance.per_metric["bandwidth.h2d_pinned_gbps"] = 0.02;
-        CHECK(tolerance.for_metric(locked.metrics[1]) == Approx(0.02));  // overridden exactly
+        CHECK(tolerance.for_metric(locked.metrics[1]) == Approx(0.02)); // overridden exactly
         CHECK(tolerance.for_metric(locked.metrics[0]) == Approx(0.10));
     }
 
@@ -123,9 +124,25 @@ namespace
         }
 
         const std::vector<std::string> negative = {
-            "", "%", "0", "0%", "1", "100%", "150%", "-5%", "abc", "5 %", "0.1x",
-            "=5%", "bandwidth=5%", "Bandwidth.H2D=5%", "bandwidth.=5%", ".x=5%", "a.b=",
-            "a.b=0", "a b.c=5%",
+            "",
+            "%",
+            "0",
+            "0%",
+            "1",
+            "100%",
+            "150%",
+            "-5%",
+            "abc",
+            "5 %",
+            "0.1x",
+            "=5%",
+            "bandwidth=5%",
+            "Bandwidth.H2D=5%",
+            "bandwidth.=5%",
+            ".x=5%",
+            "a.b=",
+            "a.b=0",
+            "a b.c=5%",
         };
         for (const auto& text : negative)
         {
@@ -144,42 +161,42 @@ namespace
         SECTION("within tolerance, in both directions")
         {
             const auto result =
-                compare_performance(baseline(), measured(37.0, 49.0, 1.05), healthy(), {});
-            CHECK(statuses(result)
-                  == std::vector<Status>{Status::pass, Status::pass, Status::pass});
+              compare_performance(baseline(), measured(37.0, 49.0, 1.05), healthy(), {});
+            CHECK(statuses(result) ==
+                  std::vector<Status>{ Status::pass, Status::pass, Status::pass });
             CHECK(result[0].change == Approx(-0.075));
             CHECK(result[0].drop == Approx(0.075));
-            CHECK(result[2].drop == Approx(0.05));  // lower is better: slower is a positive drop
-            CHECK(result[0].message
-                  == "matmul-shared.tuned_tflops within tolerance (40 TFLOP/s locked, "
-                     "37 TFLOP/s now; tolerance 10%)");
+            CHECK(result[2].drop == Approx(0.05)); // lower is better: slower is a positive drop
+            CHECK(result[0].message ==
+                  "matmul-shared.tuned_tflops within tolerance (40 TFLOP/s locked, "
+                  "37 TFLOP/s now; tolerance 10%)");
         }
         SECTION("faster than locked is never a failure")
         {
             const auto result =
-                compare_performance(baseline(), measured(60.0, 80.0, 0.5), healthy(), {});
-            CHECK(statuses(result)
-                  == std::vector<Status>{Status::pass, Status::pass, Status::pass});
+              compare_performance(baseline(), measured(60.0, 80.0, 0.5), healthy(), {});
+            CHECK(statuses(result) ==
+                  std::vector<Status>{ Status::pass, Status::pass, Status::pass });
             CHECK(result[0].drop < 0.0);
         }
         SECTION("a drop beyond tolerance fails, says by how much, and finds no cause on a healthy "
                 "machine")
         {
             const auto result =
-                compare_performance(baseline(), measured(30.0, 55.0, 1.0), healthy(), {});
-            CHECK(statuses(result)
-                  == std::vector<Status>{Status::fail, Status::pass, Status::pass});
-            CHECK(result[0].message
-                  == "matmul-shared.tuned_tflops dropped 25% (40 TFLOP/s locked, 30 TFLOP/s now; "
-                     "tolerance 10%); "
-                     "likely cause: none found in the machine facts (clocks, PCIe link, ECC, other "
-                     "processes look "
-                     "normal)");
+              compare_performance(baseline(), measured(30.0, 55.0, 1.0), healthy(), {});
+            CHECK(statuses(result) ==
+                  std::vector<Status>{ Status::fail, Status::pass, Status::pass });
+            CHECK(result[0].message ==
+                  "matmul-shared.tuned_tflops dropped 25% (40 TFLOP/s locked, 30 TFLOP/s now; "
+                  "tolerance 10%); "
+                  "likely cause: none found in the machine facts (clocks, PCIe link, ECC, other "
+                  "processes look "
+                  "normal)");
         }
         SECTION("a slower time fails as 'slowed'")
         {
             const auto result =
-                compare_performance(baseline(), measured(40.0, 55.0, 1.5), healthy(), {});
+              compare_performance(baseline(), measured(40.0, 55.0, 1.5), healthy(), {});
             CHECK(result[2].status == Status::fail);
             CHECK(result[2].message.find("overlapped_ms slowed 50%") != std::string::npos);
         }
@@ -188,7 +205,7 @@ namespace
             PerfTolerance strict;
             strict.per_metric["matmul-shared.tuned_tflops"] = 0.05;
             const auto result =
-                compare_performance(baseline(), measured(37.0, 55.0, 1.0), healthy(), strict);
+              compare_performance(baseline(), measured(37.0, 55.0, 1.0), healthy(), strict);
             CHECK(result[0].status == Status::fail);
         }
     }
@@ -202,8 +219,8 @@ namespace
             fresh.probes[2].message = "requires a copy engine";
             const auto result = compare_performance(baseline(), fresh, healthy(), {});
             CHECK(result[2].status == Status::skip);
-            CHECK(result[2].message
-                  == "stream-overlap.overlapped_ms not measured: requires a copy engine");
+            CHECK(result[2].message ==
+                  "stream-overlap.overlapped_ms not measured: requires a copy engine");
         }
         SECTION("a probe that failed, or did not run, fails its metrics")
         {
@@ -212,20 +229,20 @@ namespace
             fresh.probes[1].message = "timed out";
             fresh.probes.erase(fresh.probes.begin());
             const auto result = compare_performance(baseline(), fresh, healthy(), {});
-            CHECK(statuses(result)
-                  == std::vector<Status>{Status::fail, Status::fail, Status::pass});
-            CHECK(result[0].message
-                  == "matmul-shared.tuned_tflops not measured: the probe did not run");
+            CHECK(statuses(result) ==
+                  std::vector<Status>{ Status::fail, Status::fail, Status::pass });
+            CHECK(result[0].message ==
+                  "matmul-shared.tuned_tflops not measured: the probe did not run");
             CHECK(result[1].message == "bandwidth.h2d_pinned_gbps not measured: error: timed out");
             CHECK_FALSE(result[1].measured);
         }
         SECTION("informational metrics are never compared")
         {
             auto locked = baseline();
-            locked.metrics.push_back({"bank-conflicts", "slowdown_32way", 30.0, 0.0, 1, "x",
-                                      MetricDirection::informational});
-            CHECK(compare_performance(locked, measured(40.0, 55.0, 1.0), healthy(), {}).size()
-                  == 3);
+            locked.metrics.push_back({ "bank-conflicts", "slowdown_32way", 30.0, 0.0, 1, "x",
+                                       MetricDirection::informational });
+            CHECK(compare_performance(locked, measured(40.0, 55.0, 1.0), healthy(), {}).size() ==
+                  3);
         }
     }
 
@@ -240,26 +257,26 @@ namespace
             auto context = healthy();
             context.pcie_generation_current = 4;
             context.pcie_width_current = 8;
-            CHECK(checks::likely_causes(context, locked, transfer)
-                  == std::vector<std::string>{
-                      "the PCIe link trained at Gen4 x8, below its maximum Gen5 x16"});
+            CHECK(checks::likely_causes(context, locked, transfer) ==
+                  std::vector<std::string>{
+                    "the PCIe link trained at Gen4 x8, below its maximum Gen5 x16" });
             CHECK(checks::likely_causes(context, locked, compute).empty());
         }
         SECTION("clocks held back, with the reasons; gpu_idle is not one")
         {
             auto context = healthy();
             context.sm_clock_mhz_current = 1200;
-            context.clock_event_reasons = {"gpu_idle", "sw_power_cap", "hw_thermal_slowdown"};
-            CHECK(checks::likely_causes(context, locked, compute)
-                  == std::vector<std::string>{"clocks held back: SM clock 1200 MHz of 1980 MHz "
-                                              "max, by sw_power_cap, hw_thermal_slowdown"});
+            context.clock_event_reasons = { "gpu_idle", "sw_power_cap", "hw_thermal_slowdown" };
+            CHECK(checks::likely_causes(context, locked, compute) ==
+                  std::vector<std::string>{ "clocks held back: SM clock 1200 MHz of 1980 MHz "
+                                            "max, by sw_power_cap, hw_thermal_slowdown" });
         }
         SECTION("a throttle reason alone, clocks unknown")
         {
             model::PerfContext context;
-            context.clock_event_reasons = {"hw_slowdown"};
-            CHECK(checks::likely_causes(context, locked, compute)
-                  == std::vector<std::string>{"clocks held back by hw_slowdown"});
+            context.clock_event_reasons = { "hw_slowdown" };
+            CHECK(checks::likely_causes(context, locked, compute) ==
+                  std::vector<std::string>{ "clocks held back by hw_slowdown" });
         }
         SECTION("every fact at once, the most decisive first")
         {
@@ -270,15 +287,15 @@ namespace
             context.pcie_width_current = 8;
             context.ecc_uncorrected_volatile = 1;
             context.ecc_corrected_volatile = 12;
-            CHECK(checks::likely_causes(context, locked, transfer)
-                  == std::vector<std::string>{
-                      "a different GPU model: the baseline was measured on NVIDIA H200, this is "
-                      "NVIDIA H100 80GB HBM3",
-                      "2 other processes are using the GPU",
-                      "clocks held back: SM clock 1000 MHz of 1980 MHz max",
-                      "the PCIe link trained at Gen5 x8, below its maximum Gen5 x16",
-                      "1 uncorrected ECC errors since the driver loaded",
-                      "12 corrected ECC errors since the driver loaded",
+            CHECK(checks::likely_causes(context, locked, transfer) ==
+                  std::vector<std::string>{
+                    "a different GPU model: the baseline was measured on NVIDIA H200, this is "
+                    "NVIDIA H100 80GB HBM3",
+                    "2 other processes are using the GPU",
+                    "clocks held back: SM clock 1000 MHz of 1980 MHz max",
+                    "the PCIe link trained at Gen5 x8, below its maximum Gen5 x16",
+                    "1 uncorrected ECC errors since the driver loaded",
+                    "12 corrected ECC errors since the driver loaded",
                   });
         }
         SECTION("unknown facts explain nothing")
@@ -290,15 +307,15 @@ namespace
             auto context = healthy();
             context.other_compute_processes = 1;
             const auto result = compare_performance(locked, measured(20.0, 55.0, 1.0), context, {});
-            CHECK(result[0].message.find("likely cause: 1 other process is using the GPU")
-                  != std::string::npos);
+            CHECK(result[0].message.find("likely cause: 1 other process is using the GPU") !=
+                  std::string::npos);
         }
     }
 
     TEST_CASE("to_check_outcomes", "[checks][PerfComparison]")
     {
         const auto comparisons =
-            compare_performance(baseline(), measured(30.0, 55.0, 1.0), healthy(), {});
+          compare_performance(baseline(), measured(30.0, 55.0, 1.0), healthy(), {});
         const auto outcomes = checks::to_check_outcomes(comparisons, 2);
         REQUIRE(outcomes.size() == 3);
         CHECK(outcomes[0].id == "perf.matmul-shared.tuned_tflops");

@@ -14,7 +14,9 @@ namespace
         doctor.outcomes = { { "pci.nvidia-present", model::Status::pass, "1 GPU", "", {}, {} } };
         model::CheckRun check;
         check.command = "check";
-        check.outcomes = { { "package.conda.numpy", status, "changed: 1.26.4 -> 2.0.0", "", {}, {} } };
+        check.outcomes = {
+            { "package.conda.numpy", status, "changed: 1.26.4 -> 2.0.0", "", {}, {} }
+        };
         return { doctor, check };
     }
 

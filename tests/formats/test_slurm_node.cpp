@@ -27,10 +27,12 @@ namespace
             bool drained;
         };
         const Case cases[] = {
-            {"idle.txt", {"IDLE"}, "", false},
-            {"drained-by-admin.txt", {"IDLE", "DRAIN"}, "admin: replacing fan", true},
-            {"drained-by-envcheck.txt", {"IDLE", "DRAIN"},
-             "envcheck: pci.nvidia-present: no NVIDIA device on the PCI bus", true},
+            { "idle.txt", { "IDLE" }, "", false },
+            { "drained-by-admin.txt", { "IDLE", "DRAIN" }, "admin: replacing fan", true },
+            { "drained-by-envcheck.txt",
+              { "IDLE", "DRAIN" },
+              "envcheck: pci.nvidia-present: no NVIDIA device on the PCI bus",
+              true },
         };
         for (const auto& c : cases)
         {
@@ -46,10 +48,11 @@ namespace
 
     TEST_CASE("parse_scontrol_node: flags and non-responding marks", "[formats][SlurmNode]")
     {
-        auto node = parse_scontrol_node("NodeName=gpu07 Arch=x86_64\n   State=MIXED*+DRAIN+NOT_RESPONDING Cores=1\n"
-                                        "   Reason=Prolog error [slurm@2026-01-01T00:00:00]\n");
+        auto node = parse_scontrol_node(
+          "NodeName=gpu07 Arch=x86_64\n   State=MIXED*+DRAIN+NOT_RESPONDING Cores=1\n"
+          "   Reason=Prolog error [slurm@2026-01-01T00:00:00]\n");
         REQUIRE(node);
-        CHECK(node->states == std::vector<std::string>{"MIXED", "DRAIN", "NOT_RESPONDING"});
+        CHECK(node->states == std::vector<std::string>{ "MIXED", "DRAIN", "NOT_RESPONDING" });
         CHECK(node->reason == "Prolog error");
         CHECK(node->has_state("mixed"));
     }

@@ -1,7 +1,6 @@
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
-
-#include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -17,7 +16,8 @@ namespace
 {
     auto temp_dir() -> fs::path
     {
-        const fs::path dir = fs::temp_directory_path() / ("envcheck-fsio-" + std::to_string(::getpid()));
+        const fs::path dir =
+          fs::temp_directory_path() / ("envcheck-fsio-" + std::to_string(::getpid()));
         fs::create_directories(dir);
         return dir;
     }

@@ -10,7 +10,7 @@ namespace
 {
     TEST_CASE("run_process captures output and exit status", "[fsio][process]")
     {
-        auto result = run_process({"/bin/sh", "-c", "echo out; echo err >&2; exit 3"});
+        auto result = run_process({ "/bin/sh", "-c", "echo out; echo err >&2; exit 3" });
         REQUIRE(result);
         CHECK(result->exit_code == 3);
         CHECK(result->out == "out\n");
@@ -21,7 +21,7 @@ namespace
 
     TEST_CASE("run_process passes arguments without a shell", "[fsio][process]")
     {
-        auto result = run_process({"/bin/echo", "a b", "$HOME", ";", "|"});
+        auto result = run_process({ "/bin/echo", "a b", "$HOME", ";", "|" });
         REQUIRE(result);
         CHECK(result->out == "a b $HOME ; |\n");
     }
@@ -30,7 +30,7 @@ namespace
     {
         ProcessOptions options;
         options.timeout = 300ms;
-        auto result = run_process({"/bin/sh", "-c", "sleep 30 & sleep 30"}, options);
+        auto result = run_process({ "/bin/sh", "-c", "sleep 30 & sleep 30" }, options);
         REQUIRE(result);
         CHECK(result->timed_out);
         CHECK_FALSE(result->exit_code);
@@ -39,7 +39,7 @@ namespace
 
     TEST_CASE("run_process reports a signal", "[fsio][process]")
     {
-        auto result = run_process({"/bin/sh", "-c", "kill -SEGV $$"});
+        auto result = run_process({ "/bin/sh", "-c", "kill -SEGV $$" });
         REQUIRE(result);
         CHECK(result->signal == 11);
         CHECK(result->describe().find("signal 11") != std::string::npos);
@@ -48,17 +48,17 @@ namespace
     TEST_CASE("run_process environment, stdin and working directory", "[fsio][process]")
     {
         ProcessOptions options;
-        options.environment = std::map<std::string, std::string>{{"ONLY", "this"}};
+        options.environment = std::map<std::string, std::string>{ { "ONLY", "this" } };
         options.stdin_text = "from stdin";
         options.working_directory = "/tmp";
-        auto result = run_process({"/bin/sh", "-c", "echo $ONLY $HOME; cat; pwd"}, options);
+        auto result = run_process({ "/bin/sh", "-c", "echo $ONLY $HOME; cat; pwd" }, options);
         REQUIRE(result);
         CHECK(result->out == "this\nfrom stdin/tmp\n");
     }
 
     TEST_CASE("run_process negative: a missing program is an error", "[fsio][process]")
     {
-        auto result = run_process({"/nonexistent/program"});
+        auto result = run_process({ "/nonexistent/program" });
         REQUIRE_FALSE(result);
         CHECK(result.error().message.find("/nonexistent/program") != std::string::npos);
         CHECK(result.error().message.find("No such file") != std::string::npos);

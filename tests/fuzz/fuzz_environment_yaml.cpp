@@ -33,11 +33,11 @@ extern "C" auto LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t siz
     options.strict = (flags & 1U) != 0;
     if ((flags & 2U) != 0)
     {
-        options.target_driver = checks::DriverVersion{535, 104, 5};
+        options.target_driver = checks::DriverVersion{ 535, 104, 5 };
     }
     else if ((flags & 4U) != 0)
     {
-        options.target_cuda = model::CudaVersion{12, 2};
+        options.target_cuda = model::CudaVersion{ 12, 2 };
     }
     for (const auto& finding : checks::lint_text(text, options))
     {

@@ -62,7 +62,7 @@ namespace
         {
             CAPTURE(probe.id, model::to_string(mode));
             REQUIRE_FALSE(probe.unmet(device));
-            const auto result = probe.run(gpu::ProbeContext{device, mode, 12345});
+            const auto result = probe.run(gpu::ProbeContext{ device, mode, 12345 });
             INFO(result.message);
             CHECK(result.id == probe.id);
             CHECK(result.status == model::Status::pass);
@@ -70,7 +70,7 @@ namespace
             for (const auto& metric : result.metrics)
             {
                 CAPTURE(metric.name);
-                CHECK(metric.value == metric.value);  // not NaN
+                CHECK(metric.value == metric.value); // not NaN
                 if (metric.direction != model::MetricDirection::informational)
                 {
                     CHECK(metric.value > 0.0);
@@ -84,8 +84,8 @@ namespace
     TEST_CASE("kernels::run_hello", "[.gpu][kernels]")
     {
         REQUIRE(kernels::select_device(0).ok());
-        for (const std::size_t elements :
-             {std::size_t{1}, std::size_t{255}, std::size_t{1} << 20, std::size_t{1000003}})
+        for (const std::size_t elements : { std::size_t{ 1 }, std::size_t{ 255 },
+                                            std::size_t{ 1 } << 20, std::size_t{ 1000003 } })
         {
             CAPTURE(elements);
             const auto run = kernels::run_hello(elements, 7);
@@ -105,10 +105,11 @@ namespace
             int k;
         };
         const auto kernel =
-            GENERATE(kernels::MatmulKernel::tuned, kernels::MatmulKernel::tuned_bk16,
-                     kernels::MatmulKernel::classic, kernels::MatmulKernel::classic_padded);
-        const Shape shapes[] = {{1, 1, 1},     {129, 257, 33}, {1000, 1000, 1000}, {999, 997, 1001},
-                                {64, 4096, 8}, {4096, 64, 12}, {130, 130, 4}};
+          GENERATE(kernels::MatmulKernel::tuned, kernels::MatmulKernel::tuned_bk16,
+                   kernels::MatmulKernel::classic, kernels::MatmulKernel::classic_padded);
+        const Shape shapes[] = { { 1, 1, 1 },        { 129, 257, 33 }, { 1000, 1000, 1000 },
+                                 { 999, 997, 1001 }, { 64, 4096, 8 },  { 4096, 64, 12 },
+                                 { 130, 130, 4 } };
         for (const auto& shape : shapes)
         {
             CAPTURE(kernels::to_string(kernel), shape.m, shape.n, shape.k);
@@ -137,7 +138,7 @@ namespace
         const auto run = kernels::run_matmul(plan);
         CHECK_FALSE(run.status.ok());
         CHECK(run.status.name == "cudaErrorInvalidValue");
-        CHECK(kernels::device_health().ok());  // a refused launch does not poison the context
+        CHECK(kernels::device_health().ok()); // a refused launch does not poison the context
     }
 
     TEST_CASE("kernels::run_bandwidth verifies every kind", "[.gpu][kernels]")
@@ -148,13 +149,14 @@ namespace
         plan.copies_per_sample = 2;
         plan.samples = 3;
         plan.warmup_copies = 1;
-        for (const auto kind : {CopyKind::h2d_pinned, CopyKind::d2h_pinned, CopyKind::h2d_pageable,
-                                CopyKind::d2h_pageable, CopyKind::d2d_memcpy, CopyKind::d2d_kernel})
+        for (const auto kind :
+             { CopyKind::h2d_pinned, CopyKind::d2h_pinned, CopyKind::h2d_pageable,
+               CopyKind::d2h_pageable, CopyKind::d2d_memcpy, CopyKind::d2d_kernel })
         {
             for (const std::size_t bytes :
-                 {std::size_t{4}, std::size_t{65536}, (std::size_t{1} << 20) + 12})
+                 { std::size_t{ 4 }, std::size_t{ 65536 }, (std::size_t{ 1 } << 20) + 12 })
             {
-                plan.copies.push_back({kind, bytes});
+                plan.copies.push_back({ kind, bytes });
             }
         }
         const auto run = kernels::run_bandwidth(plan);
@@ -174,7 +176,7 @@ namespace
     {
         REQUIRE(kernels::select_device(0).ok());
         kernels::OverlapPlan plan;
-        plan.bytes = std::size_t{8} << 20;
+        plan.bytes = std::size_t{ 8 } << 20;
         plan.chunks = 4;
         plan.streams = GENERATE(1, 2, 4);
         plan.kernel_iterations = 64;
@@ -201,8 +203,8 @@ namespace
         const auto median = [&](std::size_t i)
         {
             return gpu::summarize(
-                       std::vector<double>(run.times_ms[i].begin(), run.times_ms[i].end()))
-                .median;
+                     std::vector<double>(run.times_ms[i].begin(), run.times_ms[i].end()))
+              .median;
         };
         CHECK(median(5) > 8.0 * median(0));
         CHECK(median(6) < 2.0 * median(0));
@@ -214,8 +216,8 @@ namespace
     {
         REQUIRE(kernels::select_device(0).ok());
         for (const auto kernel :
-             {kernels::MatmulKernel::tuned, kernels::MatmulKernel::tuned_bk16,
-              kernels::MatmulKernel::classic, kernels::MatmulKernel::classic_padded})
+             { kernels::MatmulKernel::tuned, kernels::MatmulKernel::tuned_bk16,
+               kernels::MatmulKernel::classic, kernels::MatmulKernel::classic_padded })
         {
             CAPTURE(kernels::to_string(kernel));
             kernels::MatmulPlan plan;
@@ -238,7 +240,7 @@ namespace
         CHECK(banks.status.ok());
         CHECK(banks.verified);
         kernels::OverlapPlan overlap;
-        overlap.bytes = std::size_t{1} << 20;
+        overlap.bytes = std::size_t{ 1 } << 20;
         overlap.chunks = 4;
         overlap.streams = 2;
         overlap.kernel_iterations = 4;
@@ -247,8 +249,8 @@ namespace
         CHECK(pipeline.status.ok());
         CHECK(pipeline.mismatches == 0);
         kernels::BandwidthPlan plan;
-        plan.copies = {{kernels::CopyKind::d2d_kernel, (std::size_t{1} << 16) + 12},
-                       {kernels::CopyKind::h2d_pinned, std::size_t{1} << 16}};
+        plan.copies = { { kernels::CopyKind::d2d_kernel, (std::size_t{ 1 } << 16) + 12 },
+                        { kernels::CopyKind::h2d_pinned, std::size_t{ 1 } << 16 } };
         plan.copies_per_sample = 1;
         plan.samples = 1;
         plan.warmup_copies = 1;

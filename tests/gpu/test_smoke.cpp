@@ -3,9 +3,8 @@
 #include <chrono>
 #include <csignal>
 #include <string>
-#include <vector>
-
 #include <unistd.h>
+#include <vector>
 
 #include "gpu/smoke.hpp"
 #include "gpu/wire.hpp"
@@ -23,7 +22,7 @@ namespace
     {
         gpu::SmokeRequest request;
         request.device = device;
-        request.probes = {"hello", "matmul-shared", "bandwidth"};
+        request.probes = { "hello", "matmul-shared", "bandwidth" };
         request.probe_timeout = 300ms;
         return request;
     }
@@ -43,8 +42,8 @@ namespace
         result.id = id;
         result.status = Status::pass;
         result.message = id + " fine";
-        result.metrics = {model::Metric{"value_gbps", 1.0, "GB/s", 0.01, 3,
-                                        model::MetricDirection::higher_is_better}};
+        result.metrics = { model::Metric{ "value_gbps", 1.0, "GB/s", 0.01, 3,
+                                          model::MetricDirection::higher_is_better } };
         return result;
     }
 
@@ -55,7 +54,7 @@ namespace
 
     void hello_runtime(LineWriter& out, int devices = 1)
     {
-        say(out, gpu::RuntimeEvent{13000, 13000, devices, std::nullopt});
+        say(out, gpu::RuntimeEvent{ 13000, 13000, devices, std::nullopt });
     }
 
     [[noreturn]] void hang()
@@ -76,16 +75,16 @@ namespace
     }
 
     // Runs the first probe, starts the second, then does `then`.
-    template <class Then>
+    template<class Then>
     auto second_probe_then(Then then) -> gpu::ChildMain
     {
         return [then](LineWriter& out) -> int
         {
             hello_runtime(out);
-            say(out, gpu::DeviceEvent{device(0)});
-            say(out, gpu::StartEvent{0, "hello"});
-            say(out, gpu::ResultEvent{0, passed("hello")});
-            say(out, gpu::StartEvent{0, "matmul-shared"});
+            say(out, gpu::DeviceEvent{ device(0) });
+            say(out, gpu::StartEvent{ 0, "hello" });
+            say(out, gpu::ResultEvent{ 0, passed("hello") });
+            say(out, gpu::StartEvent{ 0, "matmul-shared" });
             return then(out);
         };
     }
@@ -106,59 +105,58 @@ namespace
         {
             std::vector<std::string> progress;
             const auto report = gpu::supervise_probes(
-                request_for(),
-                [](LineWriter& out)
-                {
-                    hello_runtime(out);
-                    say(out, gpu::DeviceEvent{device(0)});
-                    for (const char* id : {"hello", "matmul-shared", "bandwidth"})
-                    {
-                        say(out, gpu::StartEvent{0, id});
-                        say(out, gpu::ResultEvent{0, passed(id)});
-                    }
-                    say(out, gpu::FinishEvent{});
-                    return 0;
-                },
-                [&](const gpu::ProgressEvent& event)
-                {
-                    progress.push_back(event.kind == gpu::ProgressEvent::Kind::device
-                                           ? "device " + event.device.name
-                                           : event.probe + " " + std::to_string(event.number) + "/"
-                                                 + std::to_string(event.count));
-                });
+              request_for(),
+              [](LineWriter& out)
+              {
+                  hello_runtime(out);
+                  say(out, gpu::DeviceEvent{ device(0) });
+                  for (const char* id : { "hello", "matmul-shared", "bandwidth" })
+                  {
+                      say(out, gpu::StartEvent{ 0, id });
+                      say(out, gpu::ResultEvent{ 0, passed(id) });
+                  }
+                  say(out, gpu::FinishEvent{});
+                  return 0;
+              },
+              [&](const gpu::ProgressEvent& event)
+              {
+                  progress.push_back(event.kind == gpu::ProgressEvent::Kind::device
+                                       ? "device " + event.device.name
+                                       : event.probe + " " + std::to_string(event.number) + "/" +
+                                           std::to_string(event.count));
+              });
             CHECK(report.availability == GpuAvailability::available);
             CHECK(report.diagnosis.empty());
-            CHECK(report.driver_cuda == model::CudaVersion{13, 0});
+            CHECK(report.driver_cuda == model::CudaVersion{ 13, 0 });
             REQUIRE(report.devices.size() == 1);
             CHECK(report.devices[0].device.name == "Fake GPU 0");
-            CHECK(statuses(report.devices[0])
-                  == std::vector<Status>{Status::pass, Status::pass, Status::pass});
+            CHECK(statuses(report.devices[0]) ==
+                  std::vector<Status>{ Status::pass, Status::pass, Status::pass });
             CHECK(report.devices[0].probes[2].metrics[0].value == 1.0);
             CHECK(report.passed());
-            CHECK(progress
-                  == std::vector<std::string>{"device Fake GPU 0", "hello 1/3", "hello 1/3",
-                                              "matmul-shared 2/3", "matmul-shared 2/3",
-                                              "bandwidth 3/3", "bandwidth 3/3"});
+            CHECK(progress == std::vector<std::string>{
+                                "device Fake GPU 0", "hello 1/3", "hello 1/3", "matmul-shared 2/3",
+                                "matmul-shared 2/3", "bandwidth 3/3", "bandwidth 3/3" });
         }
         SECTION("every device of --all-devices")
         {
             const auto report = gpu::supervise_probes(
-                request_for(std::nullopt),
-                [](LineWriter& out)
-                {
-                    hello_runtime(out, 2);
-                    for (int index : {0, 1})
-                    {
-                        say(out, gpu::DeviceEvent{device(index)});
-                        for (const char* id : {"hello", "matmul-shared", "bandwidth"})
-                        {
-                            say(out, gpu::ResultEvent{index, passed(id)});
-                        }
-                    }
-                    say(out, gpu::FinishEvent{});
-                    return 0;
-                },
-                {});
+              request_for(std::nullopt),
+              [](LineWriter& out)
+              {
+                  hello_runtime(out, 2);
+                  for (int index : { 0, 1 })
+                  {
+                      say(out, gpu::DeviceEvent{ device(index) });
+                      for (const char* id : { "hello", "matmul-shared", "bandwidth" })
+                      {
+                          say(out, gpu::ResultEvent{ index, passed(id) });
+                      }
+                  }
+                  say(out, gpu::FinishEvent{});
+                  return 0;
+              },
+              {});
             REQUIRE(report.devices.size() == 2);
             CHECK(report.devices[1].device.index == 1);
             CHECK(report.devices[1].probes.size() == 3);
@@ -171,12 +169,12 @@ namespace
         SECTION("a hung probe is killed and reported as an error; later probes are errors too")
         {
             const auto report = gpu::supervise_probes(
-                request_for(), second_probe_then([](LineWriter&) -> int { hang(); }), {});
+              request_for(), second_probe_then([](LineWriter&) -> int { hang(); }), {});
             REQUIRE(report.availability == GpuAvailability::available);
             REQUIRE(report.devices.size() == 1);
             const auto& probes = report.devices[0].probes;
-            CHECK(statuses(report.devices[0])
-                  == std::vector<Status>{Status::pass, Status::error, Status::error});
+            CHECK(statuses(report.devices[0]) ==
+                  std::vector<Status>{ Status::pass, Status::error, Status::error });
             CHECK(probes[1].id == "matmul-shared");
             CHECK(probes[1].message.find("without progress") != std::string::npos);
             CHECK(probes[1].message.find("while this probe ran") != std::string::npos);
@@ -188,86 +186,85 @@ namespace
         SECTION("a crashed probe is reported with the signal")
         {
             const auto report = gpu::supervise_probes(
-                request_for(), second_probe_then([](LineWriter&) -> int { segfault(); }), {});
+              request_for(), second_probe_then([](LineWriter&) -> int { segfault(); }), {});
             REQUIRE(report.devices.size() == 1);
             const auto& probes = report.devices[0].probes;
-            CHECK(statuses(report.devices[0])
-                  == std::vector<Status>{Status::pass, Status::error, Status::error});
+            CHECK(statuses(report.devices[0]) ==
+                  std::vector<Status>{ Status::pass, Status::error, Status::error });
             CHECK(probes[1].message.find("killed by signal 11 (SIGSEGV)") != std::string::npos);
             CHECK_FALSE(report.passed());
         }
         SECTION("garbage on the pipe is an error, whatever follows it")
         {
-            const auto report = gpu::supervise_probes(
-                request_for(),
-                second_probe_then(
-                    [](LineWriter& out)
-                    {
-                        out.write_line("Segmentation fault (core dumped)");
-                        say(out, gpu::ResultEvent{0, passed("matmul-shared")});
-                        say(out, gpu::FinishEvent{});
-                        return 0;
-                    }),
-                {});
+            const auto report =
+              gpu::supervise_probes(request_for(),
+                                    second_probe_then(
+                                      [](LineWriter& out)
+                                      {
+                                          out.write_line("Segmentation fault (core dumped)");
+                                          say(out, gpu::ResultEvent{ 0, passed("matmul-shared") });
+                                          say(out, gpu::FinishEvent{});
+                                          return 0;
+                                      }),
+                                    {});
             REQUIRE(report.devices.size() == 1);
             const auto& probes = report.devices[0].probes;
-            CHECK(statuses(report.devices[0])
-                  == std::vector<Status>{Status::pass, Status::error, Status::error});
+            CHECK(statuses(report.devices[0]) ==
+                  std::vector<Status>{ Status::pass, Status::error, Status::error });
             CHECK(probes[1].message.find("unreadable output") != std::string::npos);
             CHECK(probes[1].message.find("Segmentation fault (core dumped)") != std::string::npos);
         }
         SECTION("a child that stops early without finishing")
         {
             const auto report = gpu::supervise_probes(
-                request_for(), second_probe_then([](LineWriter&) { return 0; }), {});
+              request_for(), second_probe_then([](LineWriter&) { return 0; }), {});
             REQUIRE(report.devices.size() == 1);
             CHECK(report.devices[0].probes[1].status == Status::error);
-            CHECK(report.devices[0].probes[1].message.find("exited with status 0")
-                  != std::string::npos);
+            CHECK(report.devices[0].probes[1].message.find("exited with status 0") !=
+                  std::string::npos);
         }
         SECTION("no device: the CUDA error of cudaGetDeviceCount")
         {
             const auto report = gpu::supervise_probes(
-                request_for(),
-                [](LineWriter& out)
-                {
-                    say(out,
-                        gpu::RuntimeEvent{13000, 13000, 0,
-                                          model::CudaError{100, "cudaErrorNoDevice",
-                                                           "no CUDA-capable device is detected"}});
-                    say(out, gpu::FinishEvent{});
-                    return 0;
-                },
-                {});
+              request_for(),
+              [](LineWriter& out)
+              {
+                  say(out, gpu::RuntimeEvent{
+                             13000, 13000, 0,
+                             model::CudaError{ 100, "cudaErrorNoDevice",
+                                               "no CUDA-capable device is detected" } });
+                  say(out, gpu::FinishEvent{});
+                  return 0;
+              },
+              {});
             CHECK(report.availability == GpuAvailability::no_usable_device);
             REQUIRE(report.cuda_error);
             CHECK(report.cuda_error->code == 100);
-            CHECK(report.diagnosis.find("cudaGetDeviceCount returned 100 (cudaErrorNoDevice")
-                  != std::string::npos);
+            CHECK(report.diagnosis.find("cudaGetDeviceCount returned 100 (cudaErrorNoDevice") !=
+                  std::string::npos);
             CHECK(report.devices.empty());
             CHECK_FALSE(report.passed());
         }
         SECTION("a driver older than the runtime says both versions")
         {
             const auto report = gpu::supervise_probes(
-                request_for(),
-                [](LineWriter& out)
-                {
-                    say(out,
-                        gpu::RuntimeEvent{
-                            12020, 13000, 0,
-                            model::CudaError{
-                                35, "cudaErrorInsufficientDriver",
-                                "CUDA driver version is insufficient for CUDA runtime version"}});
-                    say(out, gpu::FinishEvent{});
-                    return 0;
-                },
-                {});
+              request_for(),
+              [](LineWriter& out)
+              {
+                  say(out, gpu::RuntimeEvent{
+                             12020, 13000, 0,
+                             model::CudaError{
+                               35, "cudaErrorInsufficientDriver",
+                               "CUDA driver version is insufficient for CUDA runtime version" } });
+                  say(out, gpu::FinishEvent{});
+                  return 0;
+              },
+              {});
             CHECK(report.availability == GpuAvailability::no_usable_device);
             CHECK(report.diagnosis.find("older than the CUDA runtime") != std::string::npos);
             CHECK(report.diagnosis.find(
-                      "the driver supports CUDA 12.2, envcheck's runtime is CUDA 13.0")
-                  != std::string::npos);
+                    "the driver supports CUDA 12.2, envcheck's runtime is CUDA 13.0") !=
+                  std::string::npos);
         }
         SECTION("a device ordinal the machine does not have")
         {
@@ -285,15 +282,15 @@ namespace
         SECTION("a child that dies before saying anything")
         {
             const auto report =
-                gpu::supervise_probes(request_for(), [](LineWriter&) { return 1; }, {});
+              gpu::supervise_probes(request_for(), [](LineWriter&) { return 1; }, {});
             CHECK(report.availability == GpuAvailability::probe_process_failed);
-            CHECK(report.diagnosis
-                  == "the probe process exited with status 1 before it reported the CUDA runtime");
+            CHECK(report.diagnosis ==
+                  "the probe process exited with status 1 before it reported the CUDA runtime");
         }
         SECTION("a child that hangs in CUDA initialisation")
         {
             const auto report =
-                gpu::supervise_probes(request_for(), [](LineWriter&) -> int { hang(); }, {});
+              gpu::supervise_probes(request_for(), [](LineWriter&) -> int { hang(); }, {});
             CHECK(report.availability == GpuAvailability::probe_process_failed);
             CHECK(report.diagnosis.find("without progress") != std::string::npos);
         }

@@ -16,7 +16,7 @@ namespace
 
     TEST_CASE("parse_manager round trip", "[model][Package]")
     {
-        for (const auto manager : {Manager::conda, Manager::pip})
+        for (const auto manager : { Manager::conda, Manager::pip })
         {
             CHECK(parse_manager(to_string(manager)) == manager);
         }

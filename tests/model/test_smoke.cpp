@@ -22,29 +22,30 @@ namespace
         b.id = "bandwidth";
         b.status = second;
         b.metrics = {
-            Metric{"h2d_pinned_gbps", 55.0, "GB/s", 0.02, 5, MetricDirection::higher_is_better},
-            Metric{"d2d_kernel_vs_memcpy", 0.95, "x", 0.0, 1, MetricDirection::informational}};
-        device.probes = {a, b};
+            Metric{ "h2d_pinned_gbps", 55.0, "GB/s", 0.02, 5, MetricDirection::higher_is_better },
+            Metric{ "d2d_kernel_vs_memcpy", 0.95, "x", 0.0, 1, MetricDirection::informational }
+        };
+        device.probes = { a, b };
         report.devices.push_back(device);
         return report;
     }
 
     TEST_CASE("SmokeMode round trip", "[model][SmokeMode]")
     {
-        for (const auto mode : {SmokeMode::quick, SmokeMode::full})
+        for (const auto mode : { SmokeMode::quick, SmokeMode::full })
         {
             CHECK(parse_smoke_mode(to_string(mode)) == mode);
         }
         for (const auto direction :
-             {MetricDirection::higher_is_better, MetricDirection::lower_is_better,
-              MetricDirection::informational})
+             { MetricDirection::higher_is_better, MetricDirection::lower_is_better,
+               MetricDirection::informational })
         {
             CHECK(parse_metric_direction(to_string(direction)) == direction);
         }
         for (const auto availability :
-             {GpuAvailability::available, GpuAvailability::built_without_cuda,
-              GpuAvailability::no_driver, GpuAvailability::no_usable_device,
-              GpuAvailability::no_such_device, GpuAvailability::probe_process_failed})
+             { GpuAvailability::available, GpuAvailability::built_without_cuda,
+               GpuAvailability::no_driver, GpuAvailability::no_usable_device,
+               GpuAvailability::no_such_device, GpuAvailability::probe_process_failed })
         {
             CHECK(parse_gpu_availability(to_string(availability)) == availability);
         }
@@ -65,7 +66,7 @@ namespace
         CHECK_FALSE(report_with(Status::pass, Status::fail).passed());
         CHECK_FALSE(report_with(Status::error, Status::pass).passed());
         SmokeReport none;
-        CHECK_FALSE(none.passed());  // no device probed is not a pass
+        CHECK_FALSE(none.passed()); // no device probed is not a pass
         auto no_driver = report_with(Status::pass, Status::pass);
         no_driver.availability = GpuAvailability::no_driver;
         CHECK_FALSE(no_driver.passed());
@@ -89,14 +90,14 @@ namespace
         CHECK(baseline.device_index == 1);
         CHECK(baseline.device_name == "NVIDIA H200");
         CHECK(baseline.device_uuid == "GPU-1");
-        REQUIRE(baseline.metrics.size() == 1);  // the informational ratio is not kept
+        REQUIRE(baseline.metrics.size() == 1); // the informational ratio is not kept
         CHECK(baseline.metrics[0].key() == "bandwidth.h2d_pinned_gbps");
         CHECK(baseline.metrics[0].value == 55.0);
         CHECK(baseline.metrics[0].spread == 0.02);
         CHECK(baseline.metrics[0].samples == 5);
         CHECK(baseline.metrics[0].unit == "GB/s");
         CHECK(make_baseline(report_with(Status::pass, Status::fail).devices[0], SmokeMode::quick)
-                  .metrics.empty());
+                .metrics.empty());
     }
 
     TEST_CASE("to_check_run", "[model][SmokeReport]")

@@ -18,27 +18,27 @@ namespace
         DiffReport report;
         report.old_path = "envs/resnet50-cuda11.8.yml";
         report.new_path = "environment.yml";
-        report.old_channels = {"pytorch", "nvidia", "defaults"};
-        report.new_channels = {"nvidia", "pytorch", "conda-forge"};
-        report.channels_added = {"conda-forge"};
-        report.channels_removed = {"defaults"};
+        report.old_channels = { "pytorch", "nvidia", "defaults" };
+        report.new_channels = { "nvidia", "pytorch", "conda-forge" };
+        report.channels_added = { "conda-forge" };
+        report.channels_removed = { "defaults" };
         report.channels_reordered = true;
         report.entries = {
-          {DiffChange::added, "jupyterlab", Manager::conda, std::nullopt, "jupyterlab=4.2", {}},
-          {DiffChange::removed, "ipykernel", Manager::conda, "ipykernel", std::nullopt, {}},
-          {DiffChange::changed,
-           "pytorch-cuda",
-           Manager::conda,
-           "pytorch-cuda=11.8",
-           "pytorch-cuda=12.1",
-           {{"cuda", "CUDA 11.8 -> 12.1 (minor)"}}},
-          {DiffChange::changed,
-           "python",
-           Manager::conda,
-           "python=3.9",
-           "python=3.10",
-           {{"python", "python 3.9 -> 3.10"}}},
-          {DiffChange::changed, "markers", Manager::pip, "a|b", "a | c", {}},
+            { DiffChange::added, "jupyterlab", Manager::conda, std::nullopt, "jupyterlab=4.2", {} },
+            { DiffChange::removed, "ipykernel", Manager::conda, "ipykernel", std::nullopt, {} },
+            { DiffChange::changed,
+              "pytorch-cuda",
+              Manager::conda,
+              "pytorch-cuda=11.8",
+              "pytorch-cuda=12.1",
+              { { "cuda", "CUDA 11.8 -> 12.1 (minor)" } } },
+            { DiffChange::changed,
+              "python",
+              Manager::conda,
+              "python=3.9",
+              "python=3.10",
+              { { "python", "python 3.9 -> 3.10" } } },
+            { DiffChange::changed, "markers", Manager::pip, "a|b", "a | c", {} },
         };
         return report;
     }
@@ -83,7 +83,7 @@ namespace
         DiffReport reordered;
         reordered.channels_reordered = true;
         CHECK_FALSE(reordered.equal());
-        for (const auto format : {DiffFormat::text, DiffFormat::markdown, DiffFormat::json})
+        for (const auto format : { DiffFormat::text, DiffFormat::markdown, DiffFormat::json })
         {
             CHECK(parse_diff_format(to_string(format)) == format);
         }

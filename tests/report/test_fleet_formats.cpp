@@ -15,45 +15,45 @@ namespace
         doctor.duration_seconds = 0.25;
         doctor.finished_unix_seconds = 1796068920;
         doctor.outcomes = {
-          {"pci.nvidia-present",
-           model::Status::pass,
-           "1 NVIDIA GPU on the PCI bus (0000:18:00.0)",
-           "",
-           {},
-           {}},
-          {"kernel.module-matches-userspace",
-           model::Status::fail,
-           "kernel module 550.90.07 but libcuda.so.1 is 550.107.02 <mismatch> & \"quotes\"",
-           "reboot, or reload the nvidia modules: rmmod nvidia_uvm nvidia; modprobe nvidia",
-           {},
-           {}},
-          {"fabric-manager", model::Status::skip, "no NVSwitch on this machine", "", {}, {}},
-          {"devnodes.permissions",
-           model::Status::warn,
-           "/dev/nvidia-uvm-tools is not readable | by others",
-           "",
-           {},
-           {}},
-          {"framework.runtime-check",
-           model::Status::error,
-           "timed out after 30 s\nwhile importing torch",
-           "",
-           {},
-           {}},
+            { "pci.nvidia-present",
+              model::Status::pass,
+              "1 NVIDIA GPU on the PCI bus (0000:18:00.0)",
+              "",
+              {},
+              {} },
+            { "kernel.module-matches-userspace",
+              model::Status::fail,
+              "kernel module 550.90.07 but libcuda.so.1 is 550.107.02 <mismatch> & \"quotes\"",
+              "reboot, or reload the nvidia modules: rmmod nvidia_uvm nvidia; modprobe nvidia",
+              {},
+              {} },
+            { "fabric-manager", model::Status::skip, "no NVSwitch on this machine", "", {}, {} },
+            { "devnodes.permissions",
+              model::Status::warn,
+              "/dev/nvidia-uvm-tools is not readable | by others",
+              "",
+              {},
+              {} },
+            { "framework.runtime-check",
+              model::Status::error,
+              "timed out after 30 s\nwhile importing torch",
+              "",
+              {},
+              {} },
         };
         model::CheckRun smoke;
         smoke.command = "smoke";
         smoke.duration_seconds = 0.5;
         smoke.finished_unix_seconds = 1796068921;
         smoke.outcomes = {
-          {"bandwidth",
-           model::Status::pass,
-           "pinned h2d 55.1 GB/s",
-           "",
-           {{"h2d_pinned_gbps", 55.125}, {"d2d_memcpy_gbps", 4251.0}},
-           {{"gpu", "0"}, {"uuid", "GPU-1234"}}},
+            { "bandwidth",
+              model::Status::pass,
+              "pinned h2d 55.1 GB/s",
+              "",
+              { { "h2d_pinned_gbps", 55.125 }, { "d2d_memcpy_gbps", 4251.0 } },
+              { { "gpu", "0" }, { "uuid", "GPU-1234" } } },
         };
-        return {doctor, smoke};
+        return { doctor, smoke };
     }
 
     TEST_CASE("render_junit golden", "[report][fleet]")

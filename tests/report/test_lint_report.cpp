@@ -16,22 +16,25 @@ namespace
     {
         LintReport report;
         report.rules = {
-          {"syntax.matchspec", Severity::error, "A dependency that is not a MatchSpec.",
-           "Write name, version and build."},
-          {"repro.unpinned", Severity::warning, "A package without a version.", "Pin a version."},
-          {"repro.nodefaults", Severity::info, "Channels without nodefaults.", "Add nodefaults."},
+            { "syntax.matchspec", Severity::error, "A dependency that is not a MatchSpec.",
+              "Write name, version and build." },
+            { "repro.unpinned", Severity::warning, "A package without a version.",
+              "Pin a version." },
+            { "repro.nodefaults", Severity::info, "Channels without nodefaults.",
+              "Add nodefaults." },
         };
         report.files.push_back(LintFile{
           "envs/broken/my env,1.yml",
           {
-            {Severity::error, "syntax.matchspec",
-             "'numpy>=>1' is not a MatchSpec: expected a version after '>=' at column 8", 4, 11,
-             "Write name, version and build."},
-            {Severity::warning, "repro.unpinned", "'scipy' has no version: 100% of releases match",
-             5, 5, "Pin a version, e.g. 'scipy=1.13'."},
-            {Severity::info, "repro.nodefaults", "channels do not end with 'nodefaults'", 2, 1, ""},
-          }});
-        report.files.push_back(LintFile{"/abs/clean.yml", {}});
+            { Severity::error, "syntax.matchspec",
+              "'numpy>=>1' is not a MatchSpec: expected a version after '>=' at column 8", 4, 11,
+              "Write name, version and build." },
+            { Severity::warning, "repro.unpinned", "'scipy' has no version: 100% of releases match",
+              5, 5, "Pin a version, e.g. 'scipy=1.13'." },
+            { Severity::info, "repro.nodefaults", "channels do not end with 'nodefaults'", 2, 1,
+              "" },
+          } });
+        report.files.push_back(LintFile{ "/abs/clean.yml", {} });
         return report;
     }
 
@@ -39,7 +42,7 @@ namespace
     {
         check_golden("../envfiles/golden/lint_report.txt", render_lint_text(sample_report()));
         LintReport clean;
-        clean.files.push_back(LintFile{"environment.yml", {}});
+        clean.files.push_back(LintFile{ "environment.yml", {} });
         CHECK(render_lint_text(clean) == "checked 1 file: no problems\n");
     }
 
@@ -91,13 +94,13 @@ namespace
     TEST_CASE("LintFormat round trip", "[report][LintReport]")
     {
         for (const auto format :
-             {LintFormat::text, LintFormat::json, LintFormat::sarif, LintFormat::github})
+             { LintFormat::text, LintFormat::json, LintFormat::sarif, LintFormat::github })
         {
             CHECK(parse_lint_format(to_string(format)) == format);
             CHECK_FALSE(render_lint(sample_report(), format, "0.1.0").empty());
         }
         CHECK_FALSE(parse_lint_format("xml"));
-        for (const auto severity : {Severity::error, Severity::warning, Severity::info})
+        for (const auto severity : { Severity::error, Severity::warning, Severity::info })
         {
             CHECK(parse_severity(to_string(severity)) == severity);
         }

@@ -12,14 +12,31 @@ namespace
         model::CheckRun run;
         run.command = "doctor";
         run.outcomes = {
-            { "pci.nvidia-present", model::Status::pass, "8 NVIDIA GPUs on the PCI bus", "", {}, {} },
-            { "devnodes.permissions", model::Status::warn, "/dev/nvidia-uvm-tools is 0600", "", {},
+            { "pci.nvidia-present",
+              model::Status::pass,
+              "8 NVIDIA GPUs on the PCI bus",
+              "",
+              {},
+              {} },
+            { "devnodes.permissions",
+              model::Status::warn,
+              "/dev/nvidia-uvm-tools is 0600",
+              "",
+              {},
               {} },
             deciding == model::Status::pass
-              ? model::CheckOutcome{ "nvml.init", deciding, "NVML 12.550.107.02, 8 GPUs", "", {}, {} }
-              : model::CheckOutcome{ "nvml.init", deciding,
+              ? model::CheckOutcome{ "nvml.init",
+                                     deciding,
+                                     "NVML 12.550.107.02, 8 GPUs",
+                                     "",
+                                     {},
+                                     {} }
+              : model::CheckOutcome{ "nvml.init",
+                                     deciding,
                                      "NVML: Driver/library version mismatch\n(550.90 vs 550.107)",
-                                     "reboot, or reload the nvidia modules", {}, {} },
+                                     "reboot, or reload the nvidia modules",
+                                     {},
+                                     {} },
             { "fabric-manager", model::Status::skip, "no NVSwitch on this machine", "", {}, {} },
         };
         return run;
@@ -63,7 +80,8 @@ namespace
         view.node = "gpu07";
         view.hook = "prolog";
         view.runs = { doctor_run(model::Status::pass) };
-        view.explanation = "all checks pass (a Prolog asks scontrol only when it has a node to drain)";
+        view.explanation =
+          "all checks pass (a Prolog asks scontrol only when it has a node to drain)";
         return view;
     }
 

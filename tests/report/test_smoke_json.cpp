@@ -21,10 +21,10 @@ namespace
         baseline.pci_bus_id = "0000:19:00.0";
         baseline.mode = model::SmokeMode::quick;
         baseline.metrics = {
-            {"matmul-shared", "tuned_tflops", 41.25, 0.008, 10, "TFLOP/s",
-             model::MetricDirection::higher_is_better},
-            {"stream-overlap", "overlapped_ms", 0.81, 0.02, 5, "ms",
-             model::MetricDirection::lower_is_better},
+            { "matmul-shared", "tuned_tflops", 41.25, 0.008, 10, "TFLOP/s",
+              model::MetricDirection::higher_is_better },
+            { "stream-overlap", "overlapped_ms", 0.81, 0.02, 5, "ms",
+              model::MetricDirection::lower_is_better },
         };
         return baseline;
     }
@@ -46,7 +46,7 @@ namespace
                                report::render_smoke_json(tests::no_device_report()));
         }
         SECTION(
-            "the shape the issue asks for: devices[].probes[] with id, status, metrics, message")
+          "the shape the issue asks for: devices[].probes[] with id, status, metrics, message")
         {
             const auto out = report::smoke_report_json(tests::sample_report());
             CHECK(out["schema_version"] == report::smoke_schema_version);
@@ -59,9 +59,10 @@ namespace
             CHECK(matmul["status"] == "pass");
             CHECK(matmul["metrics"]["tuned_tflops"] == 41.25);
             CHECK(matmul["metric_info"]["tuned_tflops"]["spread"] == 0.008);
-            CHECK(device["probes"][3]["metrics"]["d2d_kernel_vs_memcpy"].is_null());  // NaN
-            CHECK(out["summary"]
-                  == nlohmann::ordered_json{{"pass", 2}, {"fail", 1}, {"skip", 1}, {"error", 1}});
+            CHECK(device["probes"][3]["metrics"]["d2d_kernel_vs_memcpy"].is_null()); // NaN
+            CHECK(out["summary"] ==
+                  nlohmann::ordered_json{
+                    { "pass", 2 }, { "fail", 1 }, { "skip", 1 }, { "error", 1 } });
         }
     }
 
@@ -80,7 +81,7 @@ namespace
             const auto smoke = tests::sample_report();
             const auto baseline = model::make_baseline(smoke.devices[0], smoke.mode);
             const auto parsed =
-                report::perf_baseline_from_json(report::perf_baseline_json(baseline));
+              report::perf_baseline_from_json(report::perf_baseline_json(baseline));
             REQUIRE(parsed);
             CHECK(*parsed == baseline);
         }
@@ -109,21 +110,22 @@ namespace
             return copy.dump();
         };
         const Case cases[] = {
-            {"", "not JSON", 1, 1},
-            {"{\n  \"device_index\": 0,\n  oops\n}", "not JSON", 3, 3},
-            {"[]", "the baseline: expected an object", 0, 0},
-            {without("device_name"), "device_name: missing", 0, 0},
-            {without("metrics"), "metrics: expected an array", 0, 0},
-            {[&]
-             {
-                 json copy = good;
-                 copy["mode"] = "thorough";
-                 return copy.dump();
-             }(),
-             "mode: unknown smoke mode 'thorough'", 0, 0},
-            {with_metric("value", "fast"), "metrics[1].value: expected a number", 0, 0},
-            {with_metric("direction", "up"), "metrics[1].direction: unknown direction 'up'", 0, 0},
-            {with_metric("samples", 2.5), "metrics[1].samples: expected an integer", 0, 0},
+            { "", "not JSON", 1, 1 },
+            { "{\n  \"device_index\": 0,\n  oops\n}", "not JSON", 3, 3 },
+            { "[]", "the baseline: expected an object", 0, 0 },
+            { without("device_name"), "device_name: missing", 0, 0 },
+            { without("metrics"), "metrics: expected an array", 0, 0 },
+            { [&]
+              {
+                  json copy = good;
+                  copy["mode"] = "thorough";
+                  return copy.dump();
+              }(),
+              "mode: unknown smoke mode 'thorough'", 0, 0 },
+            { with_metric("value", "fast"), "metrics[1].value: expected a number", 0, 0 },
+            { with_metric("direction", "up"), "metrics[1].direction: unknown direction 'up'", 0,
+              0 },
+            { with_metric("samples", 2.5), "metrics[1].samples: expected an integer", 0, 0 },
         };
         for (const auto& c : cases)
         {

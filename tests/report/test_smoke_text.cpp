@@ -18,8 +18,8 @@ namespace
         SECTION("with the metrics under each probe")
         {
             check_smoke_golden(
-                "quick-metrics.txt",
-                render_smoke_text(envcheck::tests::sample_report(), SmokeTextOptions{true}));
+              "quick-metrics.txt",
+              render_smoke_text(envcheck::tests::sample_report(), SmokeTextOptions{ true }));
         }
         SECTION("no driver: why nothing ran")
         {

@@ -26,10 +26,10 @@ namespace
 
     TEST_CASE("split and split_lines", "[util][strings]")
     {
-        CHECK(split("a,b,,c", ',') == std::vector<std::string_view>{"a", "b", "", "c"});
-        CHECK(split("", ',') == std::vector<std::string_view>{""});
-        CHECK(split_lines("a\r\nb\n\nc") == std::vector<std::string_view>{"a", "b", "", "c"});
-        CHECK(split_lines("a\n") == std::vector<std::string_view>{"a"});
+        CHECK(split("a,b,,c", ',') == std::vector<std::string_view>{ "a", "b", "", "c" });
+        CHECK(split("", ',') == std::vector<std::string_view>{ "" });
+        CHECK(split_lines("a\r\nb\n\nc") == std::vector<std::string_view>{ "a", "b", "", "c" });
+        CHECK(split_lines("a\n") == std::vector<std::string_view>{ "a" });
         CHECK(split_lines("").empty());
     }
 
@@ -58,16 +58,12 @@ namespace
 
         // text -> decoded
         const std::vector<std::pair<std::string, std::string>> cases = {
-            { "", "" },
-            { "plain", "plain" },
-            { "a%20b", "a b" },
-            { "%2Bcu121%2b", "+cu121+" },
-            { "%41", "A" },
-            { "100%", "100%" },       // no digits after '%'
-            { "%4", "%4" },           // one digit
-            { "%zz%41", "%zzA" },     // not hex, then hex
-            { "%%41", "%A" },
-            { "%E2%9C%93", "\xE2\x9C\x93" },
+            { "", "" },           { "plain", "plain" },
+            { "a%20b", "a b" },   { "%2Bcu121%2b", "+cu121+" },
+            { "%41", "A" },       { "100%", "100%" }, // no digits after '%'
+            { "%4", "%4" },                           // one digit
+            { "%zz%41", "%zzA" },                     // not hex, then hex
+            { "%%41", "%A" },     { "%E2%9C%93", "\xE2\x9C\x93" },
         };
         for (const auto& [text, decoded] : cases)
         {
@@ -91,10 +87,10 @@ namespace
         CHECK_FALSE(find_invalid_utf8("plain ascii"));
         CHECK_FALSE(find_invalid_utf8("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"));
         CHECK(find_invalid_utf8("ab\xff") == 2u);
-        CHECK(find_invalid_utf8("\xc3") == 0u);              // truncated sequence
-        CHECK(find_invalid_utf8("x\xc0\xaf") == 1u);          // overlong '/'
-        CHECK(find_invalid_utf8("\xed\xa0\x80") == 0u);       // UTF-16 surrogate
-        CHECK(find_invalid_utf8("\xf4\x90\x80\x80") == 0u);   // past U+10FFFF
+        CHECK(find_invalid_utf8("\xc3") == 0u);             // truncated sequence
+        CHECK(find_invalid_utf8("x\xc0\xaf") == 1u);        // overlong '/'
+        CHECK(find_invalid_utf8("\xed\xa0\x80") == 0u);     // UTF-16 surrogate
+        CHECK(find_invalid_utf8("\xf4\x90\x80\x80") == 0u); // past U+10FFFF
     }
 
     TEST_CASE("glob_match", "[util][strings]")
@@ -107,20 +103,20 @@ namespace
             bool expected;
         };
         const Case cases[] = {
-            {"*", "", false, true},
-            {"*", "anything", false, true},
-            {"cuda*", "cuda118_py39", false, true},
-            {"*cuda*", "py39_cuda11.8_cudnn8_0", false, true},
-            {"*cuda*", "py39_cpu_0", false, false},
-            {"py3*_0", "py39_0", false, true},
-            {"py3*_0", "py39_1", false, false},
-            {"a*b*c", "aXbYc", false, true},
-            {"a*b*c", "aXbY", false, false},
-            {"ABC", "abc", true, true},
-            {"ABC", "abc", false, false},
-            {"", "", false, true},
-            {"", "x", false, false},
-            {"**a", "a", false, true},
+            { "*", "", false, true },
+            { "*", "anything", false, true },
+            { "cuda*", "cuda118_py39", false, true },
+            { "*cuda*", "py39_cuda11.8_cudnn8_0", false, true },
+            { "*cuda*", "py39_cpu_0", false, false },
+            { "py3*_0", "py39_0", false, true },
+            { "py3*_0", "py39_1", false, false },
+            { "a*b*c", "aXbYc", false, true },
+            { "a*b*c", "aXbY", false, false },
+            { "ABC", "abc", true, true },
+            { "ABC", "abc", false, false },
+            { "", "", false, true },
+            { "", "x", false, false },
+            { "**a", "a", false, true },
         };
         for (const auto& c : cases)
         {
@@ -138,7 +134,7 @@ namespace
 
     TEST_CASE("closest_match", "[util][strings]")
     {
-        const std::vector<std::string> commands = {"lint", "diff", "lock", "check", "doctor"};
+        const std::vector<std::string> commands = { "lint", "diff", "lock", "check", "doctor" };
         CHECK(closest_match("lnit", commands) == std::string("lint"));
         CHECK(closest_match("doctr", commands) == std::string("doctor"));
         CHECK_FALSE(closest_match("frobnicate", commands));
