@@ -120,6 +120,12 @@ namespace envcheck::kernels
                 case CopyKernel::one_tile_prefetch:
                     return { copy_kernel<4, Layout::one_tile, Hint::prefetch256>, 4,
                              Layout::one_tile };
+                case CopyKernel::one_tile_prefetch_x8:
+                    return { copy_kernel<8, Layout::one_tile, Hint::prefetch256>, 8,
+                             Layout::one_tile };
+                case CopyKernel::one_tile_streaming:
+                    return { copy_kernel<4, Layout::one_tile, Hint::streaming>, 4,
+                             Layout::one_tile };
             }
             return { copy_kernel<4, Layout::grid_stride, Hint::none>, 4, Layout::grid_stride };
         }
@@ -510,6 +516,10 @@ namespace envcheck::kernels
                 return "tiled_prefetch";
             case CopyKernel::one_tile_prefetch:
                 return "one_tile_prefetch";
+            case CopyKernel::one_tile_prefetch_x8:
+                return "one_tile_prefetch_x8";
+            case CopyKernel::one_tile_streaming:
+                return "one_tile_streaming";
         }
         return "unknown";
     }

@@ -188,9 +188,7 @@ namespace envcheck::kernels
             {
                 return status;
             }
-            return check(
-              cudaMemcpy(reference, result.get(), sizeof(reference), cudaMemcpyDeviceToHost),
-              "cudaMemcpy(DeviceToHost)");
+            return detail::copy_to_host(reference, result.get(), sizeof(reference), stream);
         }
 
         auto count_write_mismatches(const void* data, std::size_t bytes, std::uint32_t seed,
@@ -214,9 +212,7 @@ namespace envcheck::kernels
                 return status;
             }
             unsigned long long count = 0;
-            if (auto status =
-                  check(cudaMemcpy(&count, result.get(), sizeof(count), cudaMemcpyDeviceToHost),
-                        "cudaMemcpy(DeviceToHost)");
+            if (auto status = detail::copy_to_host(&count, result.get(), sizeof(count), stream);
                 !status.ok())
             {
                 return status;
@@ -323,7 +319,7 @@ namespace envcheck::kernels
                                                     stream.get());
                         case HbmKernel::copy:
                             return launch_copy_kernel(source.get(), destination.get(), plan.bytes,
-                                                      stream.get(), probe_copy_kernel);
+                                                      stream.get(), hbm_copy_kernel);
                         case HbmKernel::memcpy:
                             return check(cudaMemcpyAsync(destination.get(), source.get(),
                                                          plan.bytes, cudaMemcpyDeviceToDevice,
@@ -345,9 +341,8 @@ namespace envcheck::kernels
                 if (kernel == HbmKernel::read)
                 {
                     std::vector<uint4> xors(static_cast<std::size_t>(read_blocks));
-                    if (auto status = check(cudaMemcpy(xors.data(), block_xors.get(),
-                                                       block_xors.bytes(), cudaMemcpyDeviceToHost),
-                                            "cudaMemcpy(DeviceToHost)");
+                    if (auto status = detail::copy_to_host(xors.data(), block_xors.get(),
+                                                           block_xors.bytes(), stream.get());
                         !status.ok())
                     {
                         return status;

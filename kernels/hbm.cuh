@@ -1,11 +1,12 @@
 // Device-memory (HBM/GDDR) bandwidth at sizes far past the L2: a read-only kernel (16-byte
 // loads, XOR-reduced so that nothing is optimised away), a write-only kernel (16-byte
 // evict-first stores of a cheap index pattern), the SM copy kernel (kernels/bandwidth.cuh,
-// probe_copy_kernel) and cudaMemcpyAsync device to device (the copy engines: the peer), each
+// hbm_copy_kernel) and cudaMemcpyAsync device to device (the peer), each
 // warmed up, event-timed, median and spread, and verified: the read's XOR against a plain
 // reference kernel's, every written and copied word against its pattern. Copies count the bytes
 // read plus the bytes written. The memory's peak from its clock and bus width is reported beside
-// them (the datasheet's figure, to rounding: 4.9 TB/s on the H200 against the 4.8 it states).
+// them (the datasheet figure, to rounding: the H200 reports 3201 MHz over 6016 bits, 4814 GB/s,
+// against the 4.8 TB/s its datasheet states).
 #ifndef ENVCHECK_KERNELS_HBM_CUH
 #define ENVCHECK_KERNELS_HBM_CUH
 
@@ -14,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "kernels/bandwidth.cuh"
 #include "kernels/status.cuh"
 
 namespace envcheck::kernels
@@ -22,7 +24,7 @@ namespace envcheck::kernels
     {
         read,   // read-only kernel
         write,  // write-only kernel
-        copy,   // the SM copy kernel of kernels/bandwidth.cuh (probe_copy_kernel)
+        copy,   // the SM copy kernel of kernels/bandwidth.cuh, shape hbm_copy_kernel
         memcpy, // cudaMemcpyAsync device to device
     };
 
@@ -44,6 +46,10 @@ namespace envcheck::kernels
         }
         return "unknown";
     }
+
+    // The SM copy shape the probe's copy uses: the closest to cudaMemcpyAsync at sizes far past
+    // the L2 (tests/bench/RESULTS.md, "hbm").
+    inline constexpr CopyKernel hbm_copy_kernel = CopyKernel::one_tile_prefetch;
 
     // Bytes through device memory for one pass over a buffer of `bytes`: copies read and write.
     [[nodiscard]] constexpr auto hbm_bytes_moved(HbmKernel kernel, std::size_t bytes) -> double

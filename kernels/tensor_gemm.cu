@@ -400,20 +400,28 @@ namespace envcheck::kernels
               { return launch_mma_sync<decltype(tag)::value>(a, b, c, m, n, k, stream); });
         }
 
+        struct ReferenceEntry
+        {
+            double value = 0.0;     // sum of a * b
+            double magnitude = 0.0; // sum of |a * b|
+        };
+
         // Entry (i, j) of A * B^T in double precision over the very inputs the GPU read.
         template<TensorFormat F>
         auto reference_entry(int i, int j, int k, std::uint32_t seed_a, std::uint32_t seed_b)
-          -> double
+          -> ReferenceEntry
         {
-            double sum = 0.0;
+            ReferenceEntry entry;
             const auto row_a = static_cast<std::uint64_t>(i) * static_cast<std::uint64_t>(k);
             const auto row_b = static_cast<std::uint64_t>(j) * static_cast<std::uint64_t>(k);
             for (int kk = 0; kk < k; ++kk)
             {
-                sum += detail::tensor_input_value<F>(seed_a, row_a + kk) *
-                       detail::tensor_input_value<F>(seed_b, row_b + kk);
+                const double product = detail::tensor_input_value<F>(seed_a, row_a + kk) *
+                                       detail::tensor_input_value<F>(seed_b, row_b + kk);
+                entry.value += product;
+                entry.magnitude += std::fabs(product);
             }
-            return sum;
+            return entry;
         }
 
         auto tensor_gemm(const TensorGemmPlan& plan, TensorGemmRun& run) -> CudaStatus
@@ -521,20 +529,20 @@ namespace envcheck::kernels
             }
             double error_squared = 0.0;
             double reference_squared = 0.0;
+            double magnitude_squared = 0.0;
             for (const auto& sample : samples)
             {
                 const int i = sample.first;
                 const int j = sample.second;
                 float out = 0.0f;
                 if (auto status =
-                      check(cudaMemcpy(&out, c.get() + static_cast<std::size_t>(i) * n + j,
-                                       sizeof(float), cudaMemcpyDeviceToHost),
-                            "cudaMemcpy(DeviceToHost)");
+                      detail::copy_to_host(&out, c.get() + static_cast<std::size_t>(i) * n + j,
+                                           sizeof(float), stream.get());
                     !status.ok())
                 {
                     return status;
                 }
-                double reference = 0.0;
+                ReferenceEntry reference;
                 (void)with_format(plan.format,
                                   [&](auto tag)
                                   {
@@ -542,13 +550,18 @@ namespace envcheck::kernels
                                         i, j, plan.k, seed_a, seed_b);
                                       return CudaStatus{};
                                   });
-                error_squared += (out - reference) * (out - reference);
-                reference_squared += reference * reference;
+                error_squared += (out - reference.value) * (out - reference.value);
+                reference_squared += reference.value * reference.value;
+                magnitude_squared += reference.magnitude * reference.magnitude;
             }
+            // Relative to the result, or to the size a sum of k random-signed products has
+            // (sqrt(k) times a product) where cancellation made the result smaller: a short dot
+            // product that cancels must not fail on the rounding of its terms.
+            const double scale = std::max(std::sqrt(reference_squared),
+                                          std::sqrt(magnitude_squared / static_cast<double>(k)));
             run.sampled = samples.size();
-            run.relative_error = reference_squared > 0.0
-                                   ? std::sqrt(error_squared / reference_squared)
-                                   : std::sqrt(error_squared);
+            run.relative_error =
+              scale > 0.0 ? std::sqrt(error_squared) / scale : std::sqrt(error_squared);
             if (std::isnan(run.relative_error))
             {
                 run.relative_error = INFINITY;

@@ -90,12 +90,15 @@ namespace envcheck::kernels
         return 0;
     }
 
-    // The bound on ||out - ref|| / ||ref|| over the sampled entries, where ref is the product of
-    // the very input values the GPU read, in double precision. BF16, FP16 and FP8 inputs are
-    // exact there, so only the tensor cores' accumulation differs: about 1e-6 in FP32 for
-    // BF16/FP16; FP8 on Hopper accumulates with fewer bits (about 1e-3 measured). TF32 inputs are
-    // FP32 values the tensor cores cut to 10 mantissa bits: about 1e-3. Each bound leaves a margin
-    // of 5x or more, and sits below what losing one k-step of 8192 costs (3% and more).
+    // The bound on ||out - ref|| / max(||ref||, ||ref_abs|| / sqrt(k)) over the sampled entries,
+    // where ref is the product of the very input values the GPU read, in double precision, and
+    // ref_abs the sums of the products' magnitudes (the second term only matters where a short
+    // dot product cancels; for random inputs and large k the first is the larger). BF16, FP16 and
+    // FP8 inputs are exact there, so only the tensor cores' accumulation differs: about 1e-6 in
+    // FP32 for BF16/FP16; FP8 on Hopper accumulates with fewer bits (about 1e-3 measured). TF32
+    // inputs are FP32 values the tensor cores cut to 10 mantissa bits: about 1e-3. Each bound
+    // leaves a margin of 5x or more, and sits below what losing one k-step of 8192 costs (3% and
+    // more).
     [[nodiscard]] constexpr auto relative_error_bound(TensorFormat format) -> double
     {
         switch (format)
@@ -216,7 +219,7 @@ namespace envcheck::kernels
         double median_ms = 0.0;
         double spread = 0.0;         // (max - min) / median of times_ms, as gpu::summarize has it
         double tflops = 0.0;         // at the median time
-        double relative_error = 0.0; // ||out - ref|| / ||ref|| over the sampled entries
+        double relative_error = 0.0; // as relative_error_bound defines it, over the samples
         double error_bound = 0.0;    // relative_error_bound(format)
         std::size_t sampled = 0;     // entries compared with the CPU's double-precision reference
         std::size_t unwritten = 0;   // output entries still holding the NaN poison

@@ -505,7 +505,8 @@ namespace
         for (const auto kernel :
              { kernels::CopyKernel::grid_stride, kernels::CopyKernel::tiled_streaming,
                kernels::CopyKernel::grid_stride_prefetch, kernels::CopyKernel::tiled_prefetch,
-               kernels::CopyKernel::one_tile_prefetch })
+               kernels::CopyKernel::one_tile_prefetch, kernels::CopyKernel::one_tile_prefetch_x8,
+               kernels::CopyKernel::one_tile_streaming })
         {
             const double value = gbps(time_queued(
               stream,
