@@ -49,7 +49,7 @@ namespace envcheck::kernels
 
     // The SM copy shape the probe's copy uses: the closest to cudaMemcpyAsync at sizes far past
     // the L2 (tests/bench/RESULTS.md, "hbm").
-    inline constexpr CopyKernel hbm_copy_kernel = CopyKernel::one_tile_prefetch;
+    inline constexpr CopyKernel hbm_copy_kernel = CopyKernel::one_tile_streaming;
 
     // Bytes through device memory for one pass over a buffer of `bytes`: copies read and write.
     [[nodiscard]] constexpr auto hbm_bytes_moved(HbmKernel kernel, std::size_t bytes) -> double

@@ -5,9 +5,11 @@
 //           (cublasLtMatmul, heuristic's first algorithm, 64 MiB workspace): same shapes, same
 //           layout ("TN"), same output type, the better of the two as the peer; FP8 through
 //           cuBLASLt only, with and without its fast accumulation (ours accumulates as the fast
-//           mode does). Each: warm-up, then repeats queued back to back, one event pair each,
-//           median and spread. Every kernel's output is compared with the peer's, and the probe
-//           (run_tensor_gemm: CPU double reference on sampled entries) runs once per format.
+//           mode does). All of them timed in 4 interleaved rounds (order rotating; each round:
+//           warm-up, then repeats/4 launches queued back to back, one event pair each), so that
+//           each meets the same clocks and power draw; median and spread over the rounds. Every
+//           kernel's output is compared with the peer's, and the probe (run_tensor_gemm: CPU double
+//           reference on sampled entries) runs once per format.
 //   hbm     run_hbm at 1 and 4 GiB (read-only, write-only, SM copy, cudaMemcpyAsync D2D), and
 //           every SM copy shape of kernels/bandwidth.cuh at 4 GiB against cudaMemcpyAsync.
 // Usage: bench_tensor [--json FILE] [--sizes 4096,8192] [--repeats 20] [--hbm-mib 1024,4096]
@@ -22,6 +24,7 @@
 #include <cublas_v2.h>
 #include <fstream>
 #include <functional>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -322,71 +325,68 @@ namespace
         require(kernels::fill_tensor_input(format, a, elements, 31, stream));
         require(kernels::fill_tensor_input(format, b, elements, 32, stream));
         const double flops = kernels::gemm_flops(n, n, n);
-        const auto tflops = [&](const Timing& t) { return flops / (t.median * 1e-3) / 1e12; };
         const float one = 1.0f;
         const float zero = 0.0f;
 
-        ordered_json peers;
-        double peer_best = 0.0;
-        std::string peer_best_name;
-        std::vector<float> peer_result;
-        const auto record_peer = [&](const std::string& name, const Timing& t)
+        // The contestants: peers write peer_c, ours write c.
+        struct Contestant
         {
-            peers[name] = { { "tflops", tflops(t) },
-                            { "spread", t.spread },
-                            { "median_ms", t.median } };
-            if (tflops(t) > peer_best)
-            {
-                peer_best = tflops(t);
-                peer_best_name = name;
-            }
-            if (peer_result.empty())
-            {
-                peer_result = download(peer_c, elements);
-            }
+            std::string name;
+            bool peer = false;
+            std::function<void()> launch;
+            std::vector<double> ms;
         };
+        std::vector<Contestant> contestants;
+        ordered_json peers;
+        ordered_json ours;
         if (format != kernels::TensorFormat::fp8_e4m3)
         {
-            const auto gemm_ex = [&]
-            {
-                require(cublasGemmEx(blas, CUBLAS_OP_T, CUBLAS_OP_N, n, n, n, &one, b,
-                                     cuda_type(format), n, a, cuda_type(format), n, &zero, peer_c,
-                                     CUDA_R_32F, n, compute_type(format), CUBLAS_GEMM_DEFAULT),
-                        "cublasGemmEx");
-            };
-            record_peer("cublasGemmEx", time_queued(stream, gemm_ex, repeats));
+            contestants.push_back({ "cublasGemmEx",
+                                    true,
+                                    [&]
+                                    {
+                                        require(cublasGemmEx(blas, CUBLAS_OP_T, CUBLAS_OP_N, n, n,
+                                                             n, &one, b, cuda_type(format), n, a,
+                                                             cuda_type(format), n, &zero, peer_c,
+                                                             CUDA_R_32F, n, compute_type(format),
+                                                             CUBLAS_GEMM_DEFAULT),
+                                                "cublasGemmEx");
+                                    },
+                                    {} });
         }
+        std::vector<std::unique_ptr<LtMatmul>> lt_matmuls;
         for (const bool fast : { true, false })
         {
             if (format != kernels::TensorFormat::fp8_e4m3 && !fast)
             {
                 continue;
             }
-            LtMatmul lt_matmul(lt, format, n, fast, workspace_bytes);
             const std::string name = format == kernels::TensorFormat::fp8_e4m3
                                        ? (fast ? "cublasLt_fast_accum" : "cublasLt")
                                        : "cublasLt";
-            if (!lt_matmul.found)
+            lt_matmuls.push_back(std::make_unique<LtMatmul>(lt, format, n, fast, workspace_bytes));
+            const LtMatmul* m = lt_matmuls.back().get();
+            if (!m->found)
             {
                 peers[name] = { { "error", "no algorithm from cublasLtMatmulAlgoGetHeuristic" } };
                 continue;
             }
-            const auto matmul = [&]
-            {
-                require(cublasLtMatmul(lt, lt_matmul.op, &one, b, lt_matmul.a, a, lt_matmul.b,
-                                       &zero, peer_c, lt_matmul.c, peer_c, lt_matmul.c,
-                                       &lt_matmul.algo, workspace, workspace_bytes, stream),
-                        "cublasLtMatmul");
-            };
-            record_peer(name, time_queued(stream, matmul, repeats));
+            contestants.push_back({ name,
+                                    true,
+                                    [&, m]
+                                    {
+                                        require(cublasLtMatmul(lt, m->op, &one, b, m->a, a, m->b,
+                                                               &zero, peer_c, m->c, peer_c, m->c,
+                                                               &m->algo, workspace, workspace_bytes,
+                                                               stream),
+                                                "cublasLtMatmul");
+                                    },
+                                    {} });
         }
-
-        ordered_json ours;
         for (const auto kernel : { kernels::TensorKernel::wgmma, kernels::TensorKernel::wgmma_n128,
                                    kernels::TensorKernel::mma_sync })
         {
             const std::string name(kernels::to_string(kernel));
-            require(cudaMemset(c, 0xFF, elements * sizeof(float)), "cudaMemset");
             const auto probe =
               kernels::launch_tensor_gemm(format, kernel, a, b, c, n, n, n, stream);
             if (probe.code == 801) // cudaErrorNotSupported: not on this GPU
@@ -395,19 +395,72 @@ namespace
                 continue;
             }
             require(probe);
-            const auto t = time_queued(
-              stream,
-              [&]
-              { require(kernels::launch_tensor_gemm(format, kernel, a, b, c, n, n, n, stream)); },
-              repeats);
-            ours[name] = { { "tflops", tflops(t) },
-                           { "spread", t.spread },
-                           { "median_ms", t.median },
-                           { "of_peer", peer_best > 0.0 ? tflops(t) / peer_best : 0.0 },
-                           { "relative_difference_to_peer",
-                             peer_result.empty()
-                               ? -1.0
-                               : relative_difference(download(c, elements), peer_result) } };
+            contestants.push_back(
+              { name,
+                false,
+                [&, kernel]
+                { require(kernels::launch_tensor_gemm(format, kernel, a, b, c, n, n, n, stream)); },
+                {} });
+        }
+
+        // Interleaved rounds, the order rotating, so that every contestant meets the same clocks
+        // and power draw (a GPU held at full load for seconds clocks lower than a fresh one).
+        constexpr int rounds = 4;
+        const int per_round = std::max(1, repeats / rounds);
+        for (int round = 0; round < rounds; ++round)
+        {
+            for (std::size_t i = 0; i < contestants.size(); ++i)
+            {
+                auto& contestant = contestants[(i + round) % contestants.size()];
+                const auto t = time_queued(stream, contestant.launch, per_round, 10.0);
+                contestant.ms.insert(contestant.ms.end(), t.ms.begin(), t.ms.end());
+            }
+        }
+
+        double peer_best = 0.0;
+        std::string peer_best_name;
+        std::vector<float> peer_result;
+        for (auto& contestant : contestants)
+        {
+            if (!contestant.peer)
+            {
+                continue;
+            }
+            const auto summary = gpu::summarize(contestant.ms);
+            const double value = flops / (summary.median * 1e-3) / 1e12;
+            peers[contestant.name] = { { "tflops", value },
+                                       { "spread", summary.spread },
+                                       { "median_ms", summary.median } };
+            if (value > peer_best)
+            {
+                peer_best = value;
+                peer_best_name = contestant.name;
+                require(cudaMemset(peer_c, 0xFF, elements * sizeof(float)), "cudaMemset");
+                contestant.launch();
+                require(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+                peer_result = download(peer_c, elements);
+            }
+        }
+        for (auto& contestant : contestants)
+        {
+            if (contestant.peer)
+            {
+                continue;
+            }
+            const auto summary = gpu::summarize(contestant.ms);
+            const double value = flops / (summary.median * 1e-3) / 1e12;
+            require(cudaMemset(c, 0xFF, elements * sizeof(float)), "cudaMemset");
+            contestant.launch();
+            require(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+            ours[contestant.name] = {
+                { "tflops", value },
+                { "spread", summary.spread },
+                { "median_ms", summary.median },
+                { "of_peer", peer_best > 0.0 ? value / peer_best : 0.0 },
+                { "relative_difference_to_peer",
+                  peer_result.empty() ? -1.0
+                                      : relative_difference(download(c, elements), peer_result) }
+            };
         }
         cudaFree(a);
         cudaFree(b);
