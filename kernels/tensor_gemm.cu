@@ -33,11 +33,12 @@ namespace envcheck::kernels
         constexpr int mma_tile_n = 128;
         constexpr int mma_slice_bytes = 128;
         constexpr int mma_stages = 3;
-        constexpr int mma_a_bytes = mma_tile_m * mma_slice_bytes;
         constexpr int mma_stage_bytes = (mma_tile_m + mma_tile_n) * mma_slice_bytes;
         constexpr int mma_shared_bytes = mma_stages * mma_stage_bytes;
-        constexpr int mma_chunks_per_thread = mma_tile_m * (mma_slice_bytes / 16) / mma_threads;
 
+// The device helpers exist where the kernel has a body (sm_80+; the host pass keeps them for
+// the parser): an sm_75 pass would report them unused.
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
         __device__ __forceinline__ auto swizzled(int row, int chunk) -> std::uint32_t
         {
             return static_cast<std::uint32_t>(row * mma_slice_bytes + ((chunk ^ (row & 7)) << 4));
@@ -113,12 +114,16 @@ namespace envcheck::kernels
 #endif
         }
 
+#endif
+
         template<TensorFormat F>
         __global__ void __launch_bounds__(mma_threads)
           mma_sync_gemm(const unsigned char* __restrict__ a, const unsigned char* __restrict__ b,
                         float* __restrict__ c, int m, int n, int k_bytes)
         {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+            constexpr int mma_a_bytes = mma_tile_m * mma_slice_bytes;
+            constexpr int mma_chunks_per_thread = mma_tile_m * (mma_slice_bytes / 16) / mma_threads;
             extern __shared__ __align__(128) unsigned char shared[];
             const auto base = static_cast<std::uint32_t>(__cvta_generic_to_shared(shared));
             const int tid = static_cast<int>(threadIdx.x);
@@ -427,11 +432,11 @@ namespace envcheck::kernels
         auto tensor_gemm(const TensorGemmPlan& plan, TensorGemmRun& run) -> CudaStatus
         {
             if (const auto error = tensor_shape_error(plan.format, plan.m, plan.n, plan.k);
-                !error.empty() || plan.repeats < 1)
+                !error.empty() || plan.repeats < 1 || plan.samples < 1)
             {
                 return CudaStatus{ static_cast<int>(cudaErrorInvalidValue), "run_tensor_gemm",
                                    "cudaErrorInvalidValue",
-                                   error.empty() ? "repeats must be positive" : error };
+                                   error.empty() ? "repeats and samples must be positive" : error };
             }
             TensorKernel kernel = TensorKernel::mma_sync;
             if (auto status = choose_kernel(plan.format, plan.kernel, kernel, run.not_applicable);
@@ -522,7 +527,8 @@ namespace envcheck::kernels
                                                          { plan.m - 1, 0 },
                                                          { plan.m - 1, plan.n - 1 },
                                                          { plan.m / 2, plan.n / 2 } };
-            for (std::uint64_t s = 0; samples.size() < 256; ++s)
+            samples.resize(std::min(samples.size(), static_cast<std::size_t>(plan.samples)));
+            for (std::uint64_t s = 0; samples.size() < static_cast<std::size_t>(plan.samples); ++s)
             {
                 const auto h = detail::mix((std::uint64_t{ plan.seed } << 32) ^ (s + 0x7E5));
                 samples.emplace_back(static_cast<int>(h % m), static_cast<int>((h >> 32) % n));

@@ -204,6 +204,7 @@ namespace envcheck::kernels
         int k = 4096;
         double min_warmup_ms = 20.0; // lets the clocks ramp up before timing
         int repeats = 10;
+        int samples = 256; // entries checked against the CPU (corners and middle first)
         std::uint32_t seed = 1;
     };
 

@@ -255,10 +255,12 @@ namespace
             plan.m = plan.n = plan.k = 512;
             plan.min_warmup_ms = 0.0;
             plan.repeats = 1;
+            plan.samples = 3 + static_cast<int>(seed % 7); // corners only, or a few more
             plan.seed = seed;
             const auto run = kernels::run_tensor_gemm(plan);
             INFO(run.status.to_string());
             REQUIRE(run.status.ok());
+            CHECK(run.sampled == static_cast<std::size_t>(plan.samples));
             CHECK(run.passed());
         }
     }
@@ -293,6 +295,9 @@ namespace
         }
         kernels::TensorGemmPlan plan;
         plan.repeats = 0;
+        CHECK(kernels::run_tensor_gemm(plan).status.name == "cudaErrorInvalidValue");
+        plan.repeats = 1;
+        plan.samples = 0;
         CHECK(kernels::run_tensor_gemm(plan).status.name == "cudaErrorInvalidValue");
         CHECK(kernels::device_health().ok()); // refused before any launch
     }
