@@ -72,21 +72,27 @@ namespace envcheck::kernels::detail
         constexpr int producer_registers = 40;
         constexpr int consumer_registers = 232; // 128 x 40 + 256 x 232 <= 65536
 
-        template<int TileN>
-        constexpr int stages = TileN == 256 ? 4 : 6; // 192 KiB of the 227 either way
+        constexpr int a_stage_bytes = tile_m * slice_bytes;
 
-        template<int TileN>
-        constexpr int a_stage_bytes = tile_m* slice_bytes;
+        constexpr auto stages(int tile_n) -> int
+        {
+            return tile_n == 256 ? 4 : 6; // 192 KiB of the 227 either way
+        }
 
-        template<int TileN>
-        constexpr int b_stage_bytes = TileN* slice_bytes;
+        constexpr auto b_stage_bytes(int tile_n) -> int
+        {
+            return tile_n * slice_bytes;
+        }
 
         // The stages, 2 x stages mbarriers, and room to align the start to 1024 bytes.
-        template<int TileN>
-        constexpr int shared_bytes =
-          stages<TileN>*(a_stage_bytes<TileN> + b_stage_bytes<TileN>)+2 * stages<TileN> * 8 + 1024;
+        constexpr auto shared_bytes(int tile_n) -> int
+        {
+            return stages(tile_n) * (a_stage_bytes + b_stage_bytes(tile_n)) +
+                   2 * stages(tile_n) * 8 + 1024;
+        }
 
-        static_assert(shared_bytes<256> <= 227 * 1024 && shared_bytes<128> <= 227 * 1024);
+        static_assert(shared_bytes(256) == 197696 && shared_bytes(128) == 197728);
+        static_assert(shared_bytes(256) <= 227 * 1024 && shared_bytes(128) <= 227 * 1024);
 
         template<TensorFormat F, int N>
         struct Wgmma;
@@ -297,9 +303,9 @@ namespace envcheck::kernels::detail
                      int k_slices)
         {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-            constexpr int stage_count = stages<TileN>;
-            constexpr int a_bytes = a_stage_bytes<TileN>;
-            constexpr int b_bytes = b_stage_bytes<TileN>;
+            constexpr int stage_count = stages(TileN);
+            constexpr int a_bytes = a_stage_bytes;
+            constexpr int b_bytes = b_stage_bytes(TileN);
             constexpr int slice_elements = slice_bytes / element_bytes(F);
             extern __shared__ unsigned char shared_raw[];
             // 128-byte swizzle atoms must start on 1024 bytes.
@@ -531,7 +537,7 @@ namespace envcheck::kernels::detail
             if (auto status =
                   check(cudaFuncSetAttribute(wgmma_gemm<F, TileN>,
                                              cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             shared_bytes<TileN>),
+                                             shared_bytes(TileN)),
                         "cudaFuncSetAttribute(wgmma_gemm)");
                 !status.ok())
             {
@@ -546,7 +552,7 @@ namespace envcheck::kernels::detail
               static_cast<long long>((m + tile_m - 1) / tile_m) * ((n + TileN - 1) / TileN);
             const auto blocks = static_cast<unsigned>(tiles < sms ? tiles : sms);
             const int k_slices = (k * element_bytes(F) + slice_bytes - 1) / slice_bytes;
-            wgmma_gemm<F, TileN><<<blocks, block_threads, shared_bytes<TileN>, stream>>>(
+            wgmma_gemm<F, TileN><<<blocks, block_threads, shared_bytes(TileN), stream>>>(
               a_map, b_map, c, m, n, k_slices);
             return check_launch(TileN == 256 ? "wgmma_gemm<256>" : "wgmma_gemm<128>");
         }
