@@ -85,7 +85,10 @@ namespace envcheck::kernels::detail
                   copy_to_host(&host_result, device_result, sizeof(host_result), stream);
                 !status.ok())
             {
-                status.call = name;
+                if (status.call != "cudaStreamSynchronize")
+                {
+                    status.call = name; // which count's copy failed
+                }
                 return status;
             }
             count = static_cast<std::size_t>(host_result);
