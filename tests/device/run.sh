@@ -8,7 +8,8 @@
 #   smoke.txt      smoke --quick and --full, wall time of each
 #   lock.txt       lock of /opt/torch/.venv with GPU baselines; check --lock timed with and without
 #                  the GPU part; performance as locked; slurm-health --prolog on a healthy node
-#   bench.log      bench_gpu (kernels vs cuBLAS and cudaMemcpy) when ENVCHECK_DEVICE_BENCH=1
+#   bench.log      bench_gpu (kernels vs cuBLAS and cudaMemcpy) and bench_tensor (tensor-core GEMM
+#                  vs cuBLAS/cuBLASLt, HBM vs cudaMemcpy) when ENVCHECK_DEVICE_BENCH=1
 # The last lines printed are a summary. Run from the repository root: tests/device/run.sh
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -125,6 +126,7 @@ PY
 if [ "$BENCH" = 1 ]; then
     step "benchmarks" | tee "$OUT/bench.log"
     timeout 240 "$BUILD/bench/bench_gpu" "$OUT/bench_gpu.json" >> "$OUT/bench.log" 2>&1
+    timeout 240 "$BUILD/bench/bench_tensor" --json "$OUT/bench_tensor.json" >> "$OUT/bench.log" 2>&1
 fi
 
 step "summary"
@@ -133,3 +135,4 @@ cat "$OUT/machine.txt" | head -12
 grep -E "verdict|first broken" "$OUT/doctor-torch.txt"
 grep -E "smoke --|matmul|bandwidth|overlap|bank" "$OUT/smoke.txt" | head -20
 grep -vE "^  (ok|pass) " "$OUT/lock.txt" | head -60
+if [ "$BENCH" = 1 ]; then grep -A40 "== bench_tensor on" "$OUT/bench.log"; fi
