@@ -153,7 +153,7 @@ namespace envcheck::cli
                 }
                 else
                 {
-                    findings.push_back({ "warning",
+                    findings.push_back({ model::Severity::warning,
                                          std::string(checks::channel_availability_rule),
                                          "cannot read " + url + ": " + body.error().message,
                                          {},
@@ -167,7 +167,7 @@ namespace envcheck::cli
             }
             else
             {
-                findings.push_back({ "warning",
+                findings.push_back({ model::Severity::warning,
                                      std::string(checks::channel_availability_rule),
                                      url + " is not valid repodata: " + index.error().to_string(),
                                      {},

@@ -42,10 +42,9 @@ namespace envcheck::cli
             std::vector<report::LintRuleInfo> out;
             for (const auto& rule : rules)
             {
-                out.push_back(report::LintRuleInfo{
-                  std::string(rule.id),
-                  report::parse_severity(rule.severity).value_or(report::Severity::error),
-                  std::string(rule.description), std::string(rule.fix) });
+                out.push_back(report::LintRuleInfo{ std::string(rule.id), rule.severity,
+                                                    std::string(rule.description),
+                                                    std::string(rule.fix) });
             }
             return out;
         }
@@ -57,8 +56,8 @@ namespace envcheck::cli
             for (const auto& item : diagnostics)
             {
                 file.diagnostics.push_back(report::LintDiagnostic{
-                  report::parse_severity(item.severity).value_or(report::Severity::error),
-                  item.rule, item.message, std::max<std::size_t>(item.position.line, 1),
+                  item.severity, item.rule, item.message,
+                  std::max<std::size_t>(item.position.line, 1),
                   std::max<std::size_t>(item.position.column, 1), item.fix });
             }
             return file;
@@ -170,8 +169,8 @@ namespace envcheck::cli
         {
             return written;
         }
-        return lint_report.count(report::Severity::error) == 0 ? code(Exit::ok)
-                                                               : code(Exit::findings);
+        return lint_report.count(model::Severity::error) == 0 ? code(Exit::ok)
+                                                              : code(Exit::findings);
     }
 
     auto setup_lint(CLI::App& app) -> Run

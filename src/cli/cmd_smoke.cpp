@@ -131,10 +131,11 @@ namespace envcheck::cli
         }
 
         // Why no GPU could be probed: the doctor's first broken link (machine checks only: the
-        // environment does not matter here), else the CUDA error the probe child saw.
-        auto no_gpu_verdict(const model::SmokeReport& report) -> std::string
+        // environment does not matter here), else the CUDA error the probe child saw. Its driver
+        // probe runs under smoke's own --timeout.
+        auto no_gpu_verdict(const model::SmokeReport& report, double timeout_seconds) -> std::string
         {
-            auto machine = probe_this_machine("/", 20.0);
+            auto machine = probe_this_machine("/", timeout_seconds);
             if (machine)
             {
                 const auto doctor =
@@ -181,7 +182,7 @@ namespace envcheck::cli
             if (!probed && report.availability != model::GpuAvailability::built_without_cuda &&
                 report.availability != model::GpuAvailability::no_such_device)
             {
-                report.diagnosis = no_gpu_verdict(report);
+                report.diagnosis = no_gpu_verdict(report, options.timeout_seconds);
             }
             std::string rendered;
             if (options.format.name == "json")
@@ -235,7 +236,8 @@ namespace envcheck::cli
                        "Write the report to this file (atomically) instead of stdout");
         app
           .add_option("--timeout", options->timeout_seconds,
-                      "Seconds a probe may run without finishing before it is killed (default 30)")
+                      "Seconds a step (loading the driver, cuInit, opening a device, each probe) "
+                      "may run without reporting before the probe process is killed (default 30)")
           ->check(CLI::PositiveNumber);
         app.add_option("--probe", options->probes, "Run only this probe (repeatable); see --list");
         app.add_flag("--list", options->list, "List the probes and exit");

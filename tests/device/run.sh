@@ -3,7 +3,8 @@
 # and ninja in /opt/torch/.venv/bin; one H200). Builds everything with CUDA (SASS for sm_90 only,
 # to keep the build short), then, each step bounded and logged under $OUT:
 #   build.log      toolchain, configure, build, our warnings, kernel resource usage
-#   tests.log      every C++ test binary (the hidden [.gpu] cases too) and tests/gpu/test_smoke.py
+#   tests.log      every C++ test binary (the hidden [.gpu] cases too), tests/gpu/test_smoke.py and
+#                  tests/cli/test_driver_faults.py (the stand-in broken drivers over the real one)
 #   machine.txt    probe, doctor (machine alone and with the torch venv), nfd/prometheus outputs
 #   smoke.txt      smoke --quick and --full, wall time of each
 #   lock.txt       lock of /opt/torch/.venv with GPU baselines; check --lock timed with and without
@@ -53,6 +54,12 @@ step "tests" | tee "$OUT/tests.log"
     echo "---- tests/gpu/test_smoke.py"
     ENVCHECK="$E" ENVCHECK_SOURCE_DIR="$PWD" ENVCHECK_SHARED_DIR=/nonexistent \
         timeout 200 python3 -m pytest -q -p no:cacheprovider tests/gpu/test_smoke.py 2>&1 | tail -6
+    # No py-rattler here: the lock cases, which build a conda environment, are left to CI.
+    echo "---- tests/cli/test_driver_faults.py"
+    ENVCHECK="$E" ENVCHECK_SOURCE_DIR="$PWD" ENVCHECK_SHARED_DIR=/nonexistent \
+        ENVCHECK_FAKE_DRIVER_DIR="$BUILD/tests/fake_driver" \
+        timeout 250 python3 -m pytest -q -p no:cacheprovider -k "not lock" \
+        tests/cli/test_driver_faults.py 2>&1 | tail -8
 } >> "$OUT/tests.log" 2>&1
 
 step "probe and doctor" | tee "$OUT/machine.txt"

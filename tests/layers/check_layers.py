@@ -4,8 +4,9 @@
 Reads the module table CMake writes (layers.json: module -> kind, deps) and every source file
 under src/<module>/, and fails when:
   * a module includes a project header of a module it does not declare as a dependency;
-  * a pure module depends on, or includes, an adapter or the cli;
-  * an adapter depends on another adapter other than the shared base `fsio`;
+  * a pure module depends on, or includes, a support module, an adapter or the cli;
+  * an adapter depends on another adapter (support modules such as fsio and driver are what
+    adapters share), or a support module depends on an adapter;
   * a pure module includes a header or calls a function that reaches the world: files,
     environment variables, the clock, processes, the network, the GPU or drivers.
 """
@@ -15,7 +16,6 @@ import pathlib
 import re
 import sys
 
-BASE_ADAPTER = "fsio"
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
 # Headers a pure module may not include: each one exists to reach outside the process.
 WORLD_HEADERS = re.compile(
@@ -52,8 +52,8 @@ def main():
             dep_kind = table[dep]['kind']
             if kind == 'pure' and dep_kind != 'pure':
                 problems.append(f'{module} (pure) depends on {dep} ({dep_kind})')
-            if kind == 'adapter' and dep_kind == 'adapter' and dep != BASE_ADAPTER:
-                problems.append(f'{module} (adapter) depends on another adapter, {dep}')
+            if kind in ('adapter', 'support') and dep_kind == 'adapter':
+                problems.append(f'{module} ({kind}) depends on an adapter, {dep}')
             if dep_kind == 'root':
                 problems.append(f'{module} depends on the composition root {dep}')
 
