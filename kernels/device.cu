@@ -31,6 +31,26 @@ namespace envcheck::kernels
         return check(cudaFree(nullptr), "cudaFree(0) (context creation)");
     }
 
+    auto current_compute_capability() -> ComputeCapability
+    {
+        ComputeCapability out;
+        int device = 0;
+        out.status = check(cudaGetDevice(&device), "cudaGetDevice");
+        if (out.status.ok())
+        {
+            out.status =
+              check(cudaDeviceGetAttribute(&out.major, cudaDevAttrComputeCapabilityMajor, device),
+                    "cudaDeviceGetAttribute(ComputeCapabilityMajor)");
+        }
+        if (out.status.ok())
+        {
+            out.status =
+              check(cudaDeviceGetAttribute(&out.minor, cudaDevAttrComputeCapabilityMinor, device),
+                    "cudaDeviceGetAttribute(ComputeCapabilityMinor)");
+        }
+        return out;
+    }
+
     auto device_health() -> CudaStatus
     {
         if (auto status = check(cudaDeviceSynchronize(), "cudaDeviceSynchronize"); !status.ok())

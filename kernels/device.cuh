@@ -25,6 +25,16 @@ namespace envcheck::kernels
     // cudaSetDevice and create the context now, so the first probe does not pay for it.
     [[nodiscard]] auto select_device(int index) -> CudaStatus;
 
+    struct ComputeCapability
+    {
+        CudaStatus status;
+        int major = 0;
+        int minor = 0;
+    };
+
+    // Of the current device (cudaGetDevice): which tensor-core kernels it can run.
+    [[nodiscard]] auto current_compute_capability() -> ComputeCapability;
+
     // Whether the current context still works: an earlier fault (illegal address, launch failure)
     // is sticky and fails every later call.
     [[nodiscard]] auto device_health() -> CudaStatus;

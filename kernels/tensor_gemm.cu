@@ -11,6 +11,7 @@
 #include "kernels/detail/tensor_formats.cuh"
 #include "kernels/detail/tensor_gemm_sm90a.cuh"
 #include "kernels/detail/timing.cuh"
+#include "kernels/device.cuh"
 #include "kernels/tensor_gemm.cuh"
 
 namespace envcheck::kernels
@@ -322,24 +323,6 @@ namespace envcheck::kernels
             return check(cudaErrorInvalidValue, "tensor format");
         }
 
-        auto compute_capability(int& major, int& minor) -> CudaStatus
-        {
-            int device = 0;
-            if (auto status = check(cudaGetDevice(&device), "cudaGetDevice"); !status.ok())
-            {
-                return status;
-            }
-            if (auto status =
-                  check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device),
-                        "cudaDeviceGetAttribute(ComputeCapabilityMajor)");
-                !status.ok())
-            {
-                return status;
-            }
-            return check(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device),
-                         "cudaDeviceGetAttribute(ComputeCapabilityMinor)");
-        }
-
         auto refused(const char* call, std::string reason) -> CudaStatus
         {
             return CudaStatus{ static_cast<int>(cudaErrorNotSupported), call,
@@ -351,12 +334,13 @@ namespace envcheck::kernels
         auto choose_kernel(TensorFormat format, TensorKernel requested, TensorKernel& chosen,
                            std::string& reason) -> CudaStatus
         {
-            int major = 0;
-            int minor = 0;
-            if (auto status = compute_capability(major, minor); !status.ok())
+            const auto capability = current_compute_capability();
+            if (!capability.status.ok())
             {
-                return status;
+                return capability.status;
             }
+            const int major = capability.major;
+            const int minor = capability.minor;
             reason = tensor_unsupported_reason(format, requested, major, minor);
             if (!reason.empty())
             {

@@ -173,9 +173,9 @@ namespace
 #ifdef ENVCHECK_WITH_CUDA
     auto compute_capability() -> std::pair<int, int>
     {
-        const auto props = kernels::device_properties(0);
-        REQUIRE(props.status.ok());
-        return { props.compute_capability_major, props.compute_capability_minor };
+        const auto capability = kernels::current_compute_capability();
+        REQUIRE(capability.status.ok());
+        return { capability.major, capability.minor };
     }
 
     TEST_CASE("kernels::run_tensor_gemm: every format and kernel, partial tiles on every edge",
