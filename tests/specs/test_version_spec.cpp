@@ -73,6 +73,19 @@ namespace
             { ">=1,(<2|>=3)", "0.5", false },
             { "(>=1,<2)|>=3", "2.5", false },
             { " ( >=1 , <2 ) | >= 3 ", "3", true }, // whitespace around tokens and operators
+            // Trailing stars as conda.models.version reads them (0f64223): `V.*` and `V*` start
+            // with V; otherwise one '*' is dropped, so `V**` starts with the version "V*".
+            { "1.2**", "1.2*", true },
+            { "1.2**", "1.2*.3", true },
+            { "1.2**", "1.2", false },
+            { "1.2**", "1.2.3", false },
+            { "**", "*", true },
+            { "**", "1.2", false },
+            { "***", "**", true },
+            { "1.**", "1.*", true },
+            { "1.**", "1.2", false },
+            { "=1.2**", "1.2*", true },
+            { "=1.2**", "1.2.3", false },
         };
         for (const auto& c : table)
         {
@@ -107,7 +120,7 @@ namespace
             { "^1.5", 0, "a regular expression must end with '$'" },
             { "1.5$", 0, "a regular expression must start with '^'" },
             { "^(1.5$", 1, "missing ')'" },
-            { "**", 0, "expected a version before '*'" },
+            { ".*", 0, "expected a version before '*'" },
             { "1.*.&", 4, "invalid character '&' in a version pattern" },
             { ">=1.2..3", 6, "empty version component" },
             { "1.2,>3!", 7, "expected a version after '!'" },
