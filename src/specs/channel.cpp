@@ -11,8 +11,10 @@ namespace envcheck::specs
 {
     namespace
     {
-        constexpr std::array<std::string_view, 3> default_members{ "pkgs/main", "pkgs/r",
-                                                                   "pkgs/msys2" };
+        // conda's DEFAULT_CHANNELS_UNIX. On Windows conda adds pkgs/msys2; envcheck reads
+        // specs as conda on Linux does, where pkgs/msys2 is an ordinary channel (found by
+        // differential testing against conda.models).
+        constexpr std::array<std::string_view, 2> default_members{ "pkgs/main", "pkgs/r" };
 
         auto is_default_member(std::string_view name) -> bool
         {

@@ -354,6 +354,9 @@ namespace
             { "pkg[channel=conda-forge/linux-64,subdir=win-64]", "conda-forge/win-64::pkg", "" },
             { "conda-forge/linux-64::pkg[subdir=win-64]", "conda-forge/win-64::pkg", "" },
             { "conda-forge/linux-64::pkg[channel=bioconda]", "bioconda/linux-64::pkg", "" },
+            // pkgs/msys2 is part of defaults only on Windows
+            { "pkgs/msys2::pkg", "pkgs/msys2::pkg", "" },
+            { "pkgs/r::pkg", "defaults::pkg", "" },
             // CEP 29 allows a parenthesized version; conda's classic parser drops or rejects it
             { "numpy (1.7|1.8)", "numpy[version='1.7|1.8']", "drops or rejects this version" },
         };
@@ -387,6 +390,10 @@ namespace
         CHECK_FALSE(spec("pkg **").matches(record("pkg", "1.2", "0")));
         CHECK(spec("pkg=*").version().is_free());
         CHECK(spec("pkg==*").matches(record("pkg", "1.2", "0")));
+        CHECK(spec("pkgs/msys2::pkg").to_string() == "pkgs/msys2::pkg");
+        CHECK_FALSE(
+          spec("defaults::pkg")
+            .matches(record("pkg", "1.0", "0", "https://repo.anaconda.com/pkgs/msys2", "win-64")));
         // Spans still point into the text as written, past the cut-out pieces.
         const std::string text = "fsspec[http]>=0.6";
         const auto span = spec(text).span(SpecField::version).value();
