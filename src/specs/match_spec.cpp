@@ -648,9 +648,9 @@ namespace envcheck::specs
             if (!skipped.empty())
             {
                 warn(open, close + 1,
-                     "conda's classic parser silently drops '" + util::join(skipped, "', '") +
-                       "' from the brackets (not key=value pairs; pip extras mean nothing to a "
-                       "conda package), while rattler and pixi reject the spec");
+                     "conda's classic parser silently drops [" + util::join(skipped, ",") +
+                       "] (not key=value; pip extras mean nothing to a conda package), while "
+                       "rattler and pixi reject the spec");
             }
         }
 

@@ -322,11 +322,11 @@ namespace
         };
         const std::vector<Case> table = {
             // pip extras: conda drops [ffmpeg]; rattler and pixi reject it
-            { "imageio[ffmpeg]", "imageio", "silently drops 'ffmpeg'" },
+            { "imageio[ffmpeg]", "imageio", "silently drops [ffmpeg]" },
             { "fsspec[http]>=0.6", "fsspec>=0.6", "rattler and pixi reject" },
-            { "uvicorn[standard] >=0.12,<0.18", "uvicorn >=0.12,<0.18", "drops 'standard'" },
-            { "ray[default,data] >=2.9.0,<3.0.0", "ray >=2.9.0,<3.0.0", "'default', 'data'" },
-            { "pkg[extra, version=1]", "pkg==1", "drops 'extra'" },
+            { "uvicorn[standard] >=0.12,<0.18", "uvicorn >=0.12,<0.18", "drops [standard]" },
+            { "ray[default,data] >=2.9.0,<3.0.0", "ray >=2.9.0,<3.0.0", "[default,data]" },
+            { "pkg[extra, version=1]", "pkg==1", "drops [extra]" },
             // _sanitize_version_str: `==` goes when there is no build
             { "pkg==*", "pkg", "" },
             { "pkg==*=b", "pkg=*=b", "" },
