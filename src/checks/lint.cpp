@@ -64,10 +64,11 @@ namespace envcheck::checks
             "Channels without 'nodefaults': conda appends the .condarc defaults.",
             "Add 'nodefaults' as the last channel.", rules::nodefaults },
           { "cuda.version-mismatch", error,
-            "Two specs that need different CUDA versions on one platform: cudatoolkit, "
-            "cuda-version, pytorch-cuda, cuda-*, CUDA build strings (conda-forge's cuda112 means "
-            "11.2 or a newer 11.x), and from PyPI +cuXYZ wheels, torch and tensorflow[and-cuda] "
-            "releases, nvidia-*-cu12, jax[cuda12], cupy-cuda12x.",
+            "Two specs for one platform that pin the same CUDA packages to different versions: "
+            "cudatoolkit, cuda-version, pytorch-cuda, cuda-*, CUDA build strings (conda-forge's "
+            "cuda112 means 11.2 or a newer 11.x); from PyPI, the CUDA runtime wheels that +cuXYZ "
+            "torch wheels, torch and tensorflow[and-cuda] releases and nvidia-cuda-runtime-cu12 "
+            "pins bring.",
             "Pin one CUDA version and make every CUDA package and build agree with it.",
             rules::cuda_version_mismatch },
           { "cuda.gpu-build-with-cpuonly", error,
