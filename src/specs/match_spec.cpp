@@ -123,13 +123,15 @@ namespace envcheck::specs
                                });
         }
 
-        // A version spec as a bracket value. A lone `=V` there is read as `V*` (conda's
-        // sanitizing), which differs from `=V` when V holds a literal '*'; parentheses keep it.
+        // A version spec as a bracket value. There conda's sanitizing reads a lone `=V` as `V*`
+        // (which differs from `=V` when V holds a literal '*') and drops a leading `==` (so
+        // `==1.2*,<2` would become `1.2*,<2`, starts-with); parentheses keep either as it is.
         auto bracket_version(const VersionSpec& version) -> std::string
         {
             std::string text = version.to_string();
-            if (text.size() > 1 && text[0] == '=' && text[1] != '=' &&
-                text.find_first_of(",|") == std::string::npos)
+            const bool lone_fuzzy = text.size() > 1 && text[0] == '=' && text[1] != '=' &&
+                                    text.find_first_of(",|") == std::string::npos;
+            if (lone_fuzzy || text.starts_with("=="))
             {
                 text = "(" + text + ")";
             }
