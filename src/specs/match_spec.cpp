@@ -323,7 +323,8 @@ namespace envcheck::specs
             {
                 return;
             }
-            std::size_t positional_end = cut_out(removed, end);
+            // Without a list to cut out the text is read in place, with no copy.
+            std::size_t positional_end = removed.empty() ? end : cut_out(removed, end);
             if (const auto legacy = legacy_block(begin, positional_end))
             {
                 m_input = m_original;
