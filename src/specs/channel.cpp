@@ -168,11 +168,21 @@ namespace envcheck::specs
         {
             return channel;
         }
+        const bool regex = trimmed.front() == '^' && trimmed.back() == '$';
+        if (regex)
+        {
+            if (auto matcher = StringMatcher::parse(trimmed); !matcher)
+            {
+                return fail(lead + matcher.error().offset, matcher.error().message);
+            }
+        }
         for (std::size_t i = 0; i < trimmed.size(); ++i)
         {
             const char c = trimmed[i];
+            // '(' too: a spec reads a parenthesized block as conda's legacy (target=...,
+            // optional) block, so a channel holding one could not be written back.
             if (chars::is_space(c) || c == '[' || c == ']' || c == '"' || c == '\'' || c == ',' ||
-                c == '=' || c == '<' || c == '>' || c == '|' || c == '#')
+                c == '=' || c == '<' || c == '>' || c == '|' || c == '#' || c == '(')
             {
                 return fail(lead + i, std::string("invalid character '") + c + "' in a channel");
             }

@@ -139,6 +139,7 @@ namespace
             { "conda-forge::", 11, "unexpected ':'" },
             { "a=b", 1, "invalid character '='" },
             { "^(x$", 1, "missing ')'" },
+            { "con(optional)da", 3, "invalid character '('" }, // would read as a legacy block
         };
         for (const auto& bad : table)
         {

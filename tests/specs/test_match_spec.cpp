@@ -217,7 +217,11 @@ namespace
                "numpy!=1.10.*", "cuda-version >=12,<13", "foo[license=MIT,license_family=mit]",
                "foo[channel=conda-forge/osx-arm64]",
                // A URL under the alias whose short name would read back as a glob (fuzzer find).
-               "https://conda.anaconda.org/conda-forge/linux-32/nu*)::mpy" })
+               "https://conda.anaconda.org/conda-forge/linux-32/nu*)::mpy",
+               // A bracket version starting with '==' that conda's sanitizing would change,
+               // and forms conda accepts (round-trip run over random and corpus specs).
+               "numpy ==1.2a1,==1.3* py_0", "pkg ==1.2* | >=2 b", "pkg 1.2**", "pkg ** b",
+               "fsspec[http]>=0.6", "pkg=1.2 (target=x, optional)", "numpy (1.7|1.8),<2" })
         {
             CAPTURE(text);
             const MatchSpec parsed = spec(text);
@@ -295,6 +299,10 @@ namespace
               "a channel ends in one subdir at most, not 'linux-64/linux-64'" },
             { "numpy[channel=conda-forge/noarch/linux-64]", 14,
               "a channel ends in one subdir at most, not 'noarch/linux-64'" },
+            // Found by fuzz_match_spec: once the last (...) block is cut out, a '(' left in the
+            // channel would be read as that block when the spec is written back.
+            { "con(optional)da-forge/linux-:46:num*<=1.2 *[ffmpeg](optional)", 3,
+              "invalid character '(' in a channel" },
         };
         for (const auto& bad : table)
         {
