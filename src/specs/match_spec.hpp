@@ -14,8 +14,9 @@
 // as conda reads it, with a warning (warnings()) where conda ignores part of it or rattler,
 // pixi or mamba would reject it. The exceptions are errors because conda would then install
 // something the file did not ask for, or fail: a key=value conda drops (`[version>3]`,
-// `[ version = 1 ]`, a value with an unquoted ','), `~=1` (conda fails comparing versions),
-// unknown keys, and channels or names no package can have.
+// `[ version = 1 ]`, a value with an unquoted ','), unknown keys, and channels or names no
+// package can have. (`~=1`, which conda accepts and then fails to compare, is read as mamba,
+// conda's default solver, reads it: `>=1`, with a warning.)
 // - conda reads a spec in steps, and so do we: the [key=value] list is cut out wherever it
 //   stands (`fsspec[http]>=0.6` is `fsspec>=0.6`; warning when text follows it), then the
 //   legacy `(target=..., optional)` block after any spec (warning; `optional` marks the spec

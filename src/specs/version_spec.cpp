@@ -636,11 +636,23 @@ namespace envcheck::specs
                 {
                     constraint.prefix = std::make_shared<const Version>(std::move(*prefix));
                 }
-                if (!constraint.prefix)
+                if (!constraint.prefix && operand.find_first_not_of('*') == std::string_view::npos)
                 {
                     fail(operand_offset, "'~=' needs a version with at least two components, "
                                          "e.g. '~=1.4' (>=1.4,1.*)");
                     return std::nullopt;
+                }
+                if (!constraint.prefix)
+                {
+                    // conda accepts `~=1` and fails when it compares (its prefix is empty); mamba,
+                    // behind conda's default solver, reads it as >=1. So do we.
+                    m_spec->m_warnings.push_back(
+                      { offset, operand_offset + operand.size() - offset,
+                        "'~=" + std::string(operand) +
+                          "' needs two components: conda's classic solver fails on it, mamba "
+                          "(conda's default solver) reads it as '>=" +
+                          std::string(operand) + "'; write '>=" + std::string(operand) + "'" });
+                    constraint.op = VersionOperator::greater_equal;
                 }
             }
             constraint.version = std::move(*version);

@@ -24,8 +24,9 @@
 //   `!=1.2.*` is "not starting with 1.2"; `~=1.2.*` is an error.
 // - A '*' inside a version without operator (`1.*.1`, `*.3`) is a glob on the version text,
 //   case-sensitive, as conda's regex; `1.2*` and `1.2.*` are starts-with.
-// - `~=` needs at least two components: conda fails at match time on `~=1`, mamba reads it as
-//   `>=1`; we reject it when parsing.
+// - `~=` needs at least two components: conda accepts `~=1` and fails at match time, mamba
+//   (behind conda's default solver) reads it as `>=1`; so do we, with a warning. `~=*` is an
+//   error.
 // - `^...$` regexes are supported (conda; rattler rejects them) and matched against the
 //   version text, case-sensitive, with re.match semantics; they may not contain quotes.
 // - Parentheses nest at most max_nesting deep.

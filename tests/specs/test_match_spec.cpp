@@ -286,7 +286,7 @@ namespace
             { "conda-forge::::numpy", 11, "unexpected ':' in a channel" },
             { "numpy ==", 8, "expected a version after '=='" },
             { "numpy 1.2.3<4", 11, "invalid character '<' in version" },
-            { "numpy[version='~=1']", 17, "'~=' needs a version with at least two components" },
+            { "numpy[version='~=*']", 17, "'~=' needs a version with at least two components" },
             { "^(aaaa$", 1, "missing ')'" },
             { "https://x/linux-64/numpy.conda", 19, "<name>-<version>-<build>" },
             // Found by fuzz_match_spec: a pattern cannot be a package's location, and a channel
@@ -341,6 +341,7 @@ namespace
             { "numpy==1.7.*", "numpy=1.7", "" },
             { "pkg ===1.2", "pkg==1.2", "" },
             { "pkg =>1.2", "pkg[version='>1.2*']", "'=>' is not an operator" },
+            { "pkg ~=1", "pkg>=1", "mamba (conda's default solver) reads it as '>=1'" },
             // the legacy (target=..., optional) block, after any spec
             { "pkg=1.2 (target=x, optional)", "pkg=1.2[optional]", "legacy '(...)' block" },
             { "pkg>=1 (target=x)", "pkg>=1", "legacy '(...)' block" },

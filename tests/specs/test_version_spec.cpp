@@ -86,6 +86,11 @@ namespace
             { "1.**", "1.2", false },
             { "=1.2**", "1.2*", true },
             { "=1.2**", "1.2.3", false },
+            // conda accepts ~=1 and fails when it compares; mamba, behind conda's default
+            // solver, reads it as >=1 (warning)
+            { "~=1", "1", true },
+            { "~=1", "3.2", true },
+            { "~=1", "0.9", false },
         };
         for (const auto& c : table)
         {
@@ -114,7 +119,7 @@ namespace
             { "===3.3", 0, "invalid operator '==='" },
             { "~", 0, "invalid operator '~'" },
             { "~=1.2.*", 5, "'~=' cannot be combined with '.*'" },
-            { "~=1", 2, "'~=' needs a version with at least two components" },
+            { "~=*", 2, "'~=' needs a version with at least two components" },
             { "1.2 3", 3, "unexpected whitespace in a version" },
             { ">= 1.2 3", 6, "unexpected whitespace in a version" },
             { "^1.5", 0, "a regular expression must end with '$'" },
