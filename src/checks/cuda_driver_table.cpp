@@ -59,6 +59,18 @@ namespace envcheck::checks
         }
     }
 
+    auto known_cuda_releases() -> std::span<const model::CudaVersion>
+    {
+        static const auto releases = []
+        {
+            std::array<model::CudaVersion, rows.size()> out{};
+            std::transform(rows.begin(), rows.end(), out.begin(),
+                           [](const Row& row) { return row.cuda; });
+            return out;
+        }();
+        return releases;
+    }
+
     auto DriverVersion::to_string() const -> std::string
     {
         std::string out = std::to_string(major) + "." + std::to_string(minor);

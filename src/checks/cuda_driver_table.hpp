@@ -12,6 +12,7 @@
 
 #include <compare>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -38,6 +39,9 @@ namespace envcheck::checks
         DriverVersion full;   // the GA driver of this CUDA release
         DriverVersion family; // the least driver that runs it under minor-version compatibility
     };
+
+    // Every CUDA release the table knows, oldest first (there was no 12.7).
+    [[nodiscard]] auto known_cuda_releases() -> std::span<const model::CudaVersion>;
 
     // nullopt for a CUDA release the table does not know (12.7, 99.0).
     [[nodiscard]] auto driver_requirement(model::CudaVersion cuda)

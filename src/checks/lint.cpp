@@ -16,11 +16,18 @@ namespace envcheck::checks
 
         constexpr std::string_view unpinned_id = "repro.unpinned";
 
-        const std::array<LintRule, 17> table{ {
+        const std::array<LintRule, 19> table{ {
           { "syntax.matchspec", error, "A conda dependency that does not parse as a MatchSpec.",
             "Write 'name', 'name=1.2', 'name>=1.2,<2' or 'name=1.2=build', without spaces around "
             "operators.",
             rules::matchspec_syntax },
+          { "syntax.matchspec-lenient", warning,
+            "A spec conda accepts with a caveat: a part it ignores (pip extras in brackets, the "
+            "legacy (target=..., optional) block, a repeated key, a build with a space) or a form "
+            "rattler, pixi or mamba reject.",
+            "Write the spec as every tool reads it: key=value pairs in one [...] at the end, each "
+            "key once, no pip extras.",
+            rules::matchspec_lenient },
           { "syntax.pip-line", error,
             "A pip line that is neither a PEP 508 requirement nor a pip option pip knows.",
             "Write 'name==1.2', 'name @ URL', a VCS URL, or a pip option such as "
@@ -50,18 +57,18 @@ namespace envcheck::checks
             "List the channels, such as 'channels: [conda-forge, nodefaults]'.",
             rules::no_channels },
           { "repro.defaults-mixed", warning,
-            "Anaconda's defaults mixed with conda-forge, whose packages are built against "
-            "different "
-            "libraries.",
+            "Anaconda's channels (defaults, anaconda, pkgs/main) mixed with conda-forge, whose "
+            "packages are built against different libraries.",
             "Use conda-forge with nodefaults, or defaults alone.", rules::defaults_mixed },
           { "repro.nodefaults", info,
             "Channels without 'nodefaults': conda appends the .condarc defaults.",
             "Add 'nodefaults' as the last channel.", rules::nodefaults },
           { "cuda.version-mismatch", error,
-            "Two specs (cudatoolkit, cuda-version, pytorch-cuda, cuda-*, CUDA build strings, "
-            "+cuXYZ "
-            "wheels) "
-            "naming different CUDA versions.",
+            "Two specs for one platform that pin the same CUDA packages to different versions: "
+            "cudatoolkit, cuda-version, pytorch-cuda, cuda-*, CUDA build strings (conda-forge's "
+            "cuda112 means 11.2 or a newer 11.x); from PyPI, the CUDA runtime wheels that +cuXYZ "
+            "torch wheels, torch and tensorflow[and-cuda] releases and nvidia-cuda-runtime-cu12 "
+            "pins bring.",
             "Pin one CUDA version and make every CUDA package and build agree with it.",
             rules::cuda_version_mismatch },
           { "cuda.gpu-build-with-cpuonly", error,
@@ -72,17 +79,25 @@ namespace envcheck::checks
             "pytorch-cuda without the nvidia channel, where its CUDA libraries are published.",
             "Add 'nvidia' to channels, after 'pytorch'.", rules::pytorch_cuda_needs_nvidia },
           { "cuda.pytorch-cuda-unpublished", error,
-            "A pytorch and pytorch-cuda pair the pytorch channel never published together.",
-            "Pick a pytorch-cuda version published for that PyTorch (see the table in the README).",
+            "A pytorch and pytorch-cuda (1.13 to 2.5) or cudatoolkit (1.0 to 1.12, pytorch from "
+            "the pytorch channel) pair the pytorch channel never published together.",
+            "Pick a pytorch-cuda or cudatoolkit version published for that PyTorch (see the "
+            "tables in the README).",
             rules::pytorch_cuda_unpublished },
+          { "cuda.pytorch-cuda-shadowed", warning,
+            "pytorch-cuda with conda-forge (or Anaconda's channels) listed before 'pytorch': "
+            "strict channel priority takes pytorch from there, and the pytorch-cuda stack goes "
+            "unused.",
+            "Write 'pytorch::pytorch', or list 'pytorch' before conda-forge.",
+            rules::pytorch_cuda_shadowed },
           { "python.build-mismatch", error,
             "A build string for one Python version next to a python pin for another.",
             "Drop the build string (conda env export --no-builds) or make python match it.",
             rules::python_build_mismatch },
           { "cuda.driver-too-old", error,
             "The CUDA runtime needs a newer driver than --target-driver/--target-cuda, even with "
-            "minor-version "
-            "compatibility.",
+            "minor-version compatibility (an open range is judged by the release a solver picks "
+            "from the published table).",
             "Pin an older CUDA (cuda-version, pytorch-cuda) or upgrade the fleet's driver.",
             rules::driver_too_old },
           { "cuda.driver-minor-compat", warning,

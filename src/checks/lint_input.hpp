@@ -31,6 +31,9 @@ namespace envcheck::checks
         std::size_t build_offset = 0;
         std::string canonical;           // conda's canonical form, for comparing two specs
         specs::VersionSpec version_spec; // `version`, parsed; free when the spec has none
+        // What the parser accepted with a caveat (conda ignores part of the spec, or rattler,
+        // pixi or mamba would reject it); offsets into entry->text.
+        std::vector<specs::SpecWarning> warnings;
 
         // The position of byte `offset` of the spec's text in the file.
         [[nodiscard]] auto position_at(std::size_t offset) const -> formats::TextPosition;
@@ -58,6 +61,7 @@ namespace envcheck::checks
         std::string suggestion;                // for an unknown option: the closest known one
         std::string name;                      // PEP 503-normalized; "" when unknown
         std::string specifier;                 // "==2.3.1+cu121", ">=1.26,<2"; "" for any
+        std::vector<std::string> extras;       // "jax[cuda12]" -> {"cuda12"}, lowercase
         std::size_t specifier_offset = 0;      // offset into entry->text
         std::string option;                    // for options: "--extra-index-url"
         std::string option_value;              // and its value
@@ -71,8 +75,25 @@ namespace envcheck::checks
 
     // A statement about which CUDA version the environment uses: a CUDA package's version
     // (cudatoolkit, cuda-version, pytorch-cuda, cuda-cudart, ...), a build string's CUDA tag
-    // (cuda118, cuda12*, py3.9_cuda11.8_...), a pip wheel's local version (+cu121) or a PyTorch
-    // wheel index (/whl/cu121).
+    // (conda-forge's cuda118 is CUDA 11.8 or newer within 11.x; the pytorch channel's
+    // py3.9_cuda11.8_... is 11.8), or from PyPI: a wheel's local version (+cu121), a PyTorch
+    // wheel index (/whl/cu121), torch's and tensorflow[and-cuda]'s default CUDA per release,
+    // the nvidia-*-cu12 and cuda-toolkit wheels, jax[cuda12], cupy-cuda12x.
+    // Which packages a claim pins, so that only claims that can meet on one package are
+    // compared: cudatoolkit (monolithic) and the split cuda-* packages of the nvidia channel
+    // lived side by side up to CUDA 11 (cuda-version ties everything together from 12 on), and
+    // PyPI's wheels are another world from conda's.
+    enum class CudaStack
+    {
+        conda_any,   // cuda-version, and every conda claim for CUDA 12 or newer
+        toolkit,     // cudatoolkit, conda-forge build strings (cuda112), up to 11.x
+        split,       // cuda, cuda-*, pytorch-cuda, up to 11.x
+        loose,       // the pytorch channel's build strings (cuda11.3) up to 11.x: either
+        pip_runtime, // PyPI: torch and tensorflow[and-cuda] releases, +cuXYZ torch wheels,
+                     // the PyTorch index, nvidia-cuda-runtime-cuNN, cuda-toolkit
+        pip_other,   // PyPI: other nvidia-*-cuNN, cupy-cuda12x, jax[cuda12]
+    };
+
     struct CudaClaim
     {
         std::string source;    // as the user wrote it: "pytorch-cuda=12.1"
@@ -81,7 +102,16 @@ namespace envcheck::checks
         std::string selector;    // the entry's platform selector; "" for every platform
         specs::VersionSpec spec; // cuda_spec, parsed
         std::optional<model::CudaVersion> lowest; // lowest_cuda(spec)
+        // The CUDA release the environment gets, which the driver rules judge: the lowest the
+        // claim admits, or for an open range over a published table (pytorch-cuda, torch and
+        // tensorflow from PyPI, the CUDA runtime wheels) the newest, which a solver picks.
+        std::optional<model::CudaVersion> runtime;
+        std::string runtime_note; // how the solver gets there, when it picks: "pip picks ..."
+        CudaStack stack = CudaStack::conda_any;
     };
+
+    // Whether two claims can pin one package, so that different CUDA versions conflict.
+    [[nodiscard]] auto claims_meet(const CudaClaim& a, const CudaClaim& b) -> bool;
 
     struct LintInput
     {
@@ -124,6 +154,19 @@ namespace envcheck::checks
     // The CUDA version a PyTorch wheel's local version or index URL names: "2.3.1+cu121" and
     // ".../whl/cu121" -> "12.1"; "" when none.
     [[nodiscard]] auto cuda_in_wheel_tag(std::string_view text) -> std::string;
+
+    // The CUDA a build string asks for, as a conda version spec over CUDA versions:
+    // conda-forge's "cuda112py39h..." requires CUDA 11.2 or newer within 11.x (">=11.2,<12"),
+    // the pytorch channel's "py3.9_cuda11.8_cudnn8.7.0_0" exactly 11.8 ("11.8.*"), "cuda12*"
+    // any 12.x ("12.*"); "" when the build names none.
+    [[nodiscard]] auto cuda_build_spec(std::string_view build) -> std::string;
+
+    // Whether two platform selectors ("linux", "win", "osx", "linux64", "unix", "" for all) can
+    // both hold on one platform; unknown selectors are assumed to.
+    [[nodiscard]] auto selectors_overlap(std::string_view a, std::string_view b) -> bool;
+
+    // Anaconda's channels: defaults, anaconda, pkgs/main, pkgs/r, and their URLs.
+    [[nodiscard]] auto is_anaconda_channel(std::string_view channel) -> bool;
 
     // Adds a finding under `rule_id` (a row of lint_rules()) with the row's severity and, when
     // `fix` is empty, its fix.

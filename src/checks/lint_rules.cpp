@@ -5,6 +5,7 @@
 #include <map>
 #include <utility>
 
+#include "checks/cuda_tables.hpp"
 #include "pypi/name.hpp"
 #include "util/strings.hpp"
 
@@ -168,7 +169,8 @@ namespace envcheck::checks::rules
             return util::to_lower(spec.build).find("cpu") != std::string::npos;
         }
 
-        // "=12.1" and "11.8.*" name CUDA "12.1" and "11.8"; ranges stay as written.
+        // "=12.1" and "11.8.*" name CUDA "12.1" and "11.8", "12.*" CUDA 12.x, a build's
+        // ">=11.2,<12" CUDA 11.2 or newer 11.x; other ranges stay as written.
         auto cuda_words(const CudaClaim& claim) -> std::string
         {
             std::string_view spec = util::trim(claim.cuda_spec);
@@ -176,11 +178,73 @@ namespace envcheck::checks::rules
             {
                 spec.remove_prefix(1);
             }
-            if (spec.ends_with(".*"))
+            const auto comma = spec.find(",<");
+            if (spec.starts_with(">=") && comma != std::string_view::npos &&
+                spec.find_first_of("|(") == std::string_view::npos)
+            {
+                const std::string_view from = spec.substr(2, comma - 2);
+                const std::string_view major = from.substr(0, from.find('.'));
+                if (spec.substr(comma + 2) ==
+                    std::to_string(util::parse_uint(major).value_or(0) + 1))
+                {
+                    return "CUDA " + std::string(from) + " or a newer " + std::string(major) + ".x";
+                }
+            }
+            if (spec.ends_with(".*") && spec.find_first_of(",|(") == std::string_view::npos)
             {
                 spec.remove_suffix(2);
+                return spec.find('.') == std::string_view::npos ? "CUDA " + std::string(spec) + ".x"
+                                                                : "CUDA " + std::string(spec);
             }
             return "CUDA " + std::string(spec);
+        }
+
+        // Where the pytorch package comes from.
+        enum class PytorchSource
+        {
+            pytorch_channel, // pytorch::pytorch, or 'pytorch' is the first channel publishing it
+            other_channel,   // conda-forge::pytorch, or conda-forge or Anaconda's listed first
+            unknown,         // no channels, or none of these listed
+        };
+
+        auto pytorch_source(const LintInput& input, const CondaSpec& pytorch) -> PytorchSource
+        {
+            if (!pytorch.channel.empty())
+            {
+                return channel_name(pytorch.channel) == "pytorch" ? PytorchSource::pytorch_channel
+                                                                  : PytorchSource::other_channel;
+            }
+            for (const auto& channel : input.file->channels)
+            {
+                const std::string name = channel_name(channel.value);
+                if (name == "pytorch")
+                {
+                    return PytorchSource::pytorch_channel;
+                }
+                if (name == "conda-forge" || is_anaconda_channel(channel.value))
+                {
+                    return PytorchSource::other_channel;
+                }
+            }
+            return PytorchSource::unknown;
+        }
+
+        // The first channel before 'pytorch' that publishes its own pytorch builds.
+        auto shadowing_channel(const LintInput& input) -> const formats::EnvString*
+        {
+            for (const auto& channel : input.file->channels)
+            {
+                const std::string name = channel_name(channel.value);
+                if (name == "pytorch")
+                {
+                    return nullptr;
+                }
+                if (name == "conda-forge" || is_anaconda_channel(channel.value))
+                {
+                    return &channel;
+                }
+            }
+            return nullptr;
         }
     }
 
@@ -194,6 +258,19 @@ namespace envcheck::checks::rules
                             quoted(spec.entry->text) +
                               " is not a MatchSpec: " + spec.error->message,
                             spec.position_at(spec.error->offset));
+            }
+        }
+    }
+
+    void matchspec_lenient(const LintInput& input, Findings& findings)
+    {
+        for (const auto& spec : input.conda)
+        {
+            for (const auto& warning : spec.warnings)
+            {
+                add_finding(findings, "syntax.matchspec-lenient",
+                            quoted(spec.entry->text) + ": " + warning.message,
+                            spec.position_at(warning.offset));
             }
         }
     }
@@ -406,7 +483,15 @@ namespace envcheck::checks::rules
 
     void defaults_mixed(const LintInput& input, Findings& findings)
     {
-        const formats::EnvString* defaults = find_channel(input, "defaults");
+        const formats::EnvString* defaults = nullptr;
+        for (const auto& channel : input.file->channels)
+        {
+            if (is_anaconda_channel(channel.value))
+            {
+                defaults = &channel;
+                break;
+            }
+        }
         const formats::EnvString* conda_forge = find_channel(input, "conda-forge");
         if (defaults == nullptr || conda_forge == nullptr)
         {
@@ -414,11 +499,15 @@ namespace envcheck::checks::rules
         }
         const formats::EnvString* later =
           defaults->position.line > conda_forge->position.line ? defaults : conda_forge;
-        add_finding(
-          findings, "repro.defaults-mixed",
-          "'defaults' and 'conda-forge' together: their packages are built against different "
-          "libraries and break each other",
-          later->position);
+        const std::string anaconda =
+          channel_name(defaults->value) == "defaults"
+            ? std::string("'defaults'")
+            : quoted(util::trim(defaults->value)) + " (Anaconda's packages, as in defaults)";
+        add_finding(findings, "repro.defaults-mixed",
+                    anaconda +
+                      " and 'conda-forge' together: their packages are built against different "
+                      "libraries and break each other",
+                    later->position);
     }
 
     void nodefaults(const LintInput& input, Findings& findings)
@@ -444,10 +533,10 @@ namespace envcheck::checks::rules
         {
             for (std::size_t earlier = 0; earlier < later; ++earlier)
             {
-                const bool same_platform = claims[earlier].selector.empty() ||
-                                           claims[later].selector.empty() ||
-                                           claims[earlier].selector == claims[later].selector;
+                const bool same_platform =
+                  selectors_overlap(claims[earlier].selector, claims[later].selector);
                 if (reported[earlier] || !same_platform ||
+                    !claims_meet(claims[earlier], claims[later]) ||
                     claims[earlier].cuda_spec == claims[later].cuda_spec)
                 {
                     continue;
@@ -472,40 +561,50 @@ namespace envcheck::checks::rules
 
     void gpu_build_with_cpuonly(const LintInput& input, Findings& findings)
     {
-        const CondaSpec* cpu = find_conda(input, "cpuonly");
-        std::string cpu_reason = "'cpuonly'";
-        if (cpu == nullptr)
-        {
-            for (const CondaSpec* spec : parsed_conda(input))
-            {
-                if (spec->name == "pytorch" && mentions_cpu_build(*spec))
-                {
-                    cpu = spec;
-                    cpu_reason = "the CPU build " + quoted(spec->entry->text);
-                    break;
-                }
-            }
-        }
-        if (cpu == nullptr)
-        {
-            return;
-        }
+        // What forces CPU builds: cpuonly, or a CPU build of pytorch; each on its platforms.
+        std::vector<std::pair<const CondaSpec*, std::string>> cpu_sources;
         for (const CondaSpec* spec : parsed_conda(input))
         {
+            if (spec->name == "cpuonly")
+            {
+                cpu_sources.emplace_back(spec, "'cpuonly'");
+            }
+            else if (spec->name == "pytorch" && mentions_cpu_build(*spec))
+            {
+                cpu_sources.emplace_back(spec, "the CPU build " + quoted(spec->entry->text));
+            }
+        }
+        auto cpu_for = [&](const CondaSpec& spec) -> const std::pair<const CondaSpec*, std::string>*
+        {
+            for (const auto& source : cpu_sources)
+            {
+                if (selectors_overlap(source.first->entry->selector, spec.entry->selector))
+                {
+                    return &source;
+                }
+            }
+            return nullptr;
+        };
+        for (const CondaSpec* spec : parsed_conda(input))
+        {
+            const auto* cpu = cpu_for(*spec);
+            if (cpu == nullptr)
+            {
+                continue;
+            }
+            const std::string because =
+              cpu->second + " (" + line_of(cpu->first->entry->position) + ") forces CPU builds";
             if (mentions_cuda_build(*spec))
             {
                 add_finding(findings, "cuda.gpu-build-with-cpuonly",
-                            quoted(spec->entry->text) + " asks for a CUDA build, but " +
-                              cpu_reason + " (" + line_of(cpu->entry->position) +
-                              ") forces CPU builds",
+                            quoted(spec->entry->text) + " asks for a CUDA build, but " + because,
                             spec->build_position());
             }
             else if (spec->name == "pytorch-cuda")
             {
                 add_finding(findings, "cuda.gpu-build-with-cpuonly",
                             quoted(spec->entry->text) + " selects CUDA builds of PyTorch, but " +
-                              cpu_reason + " (" + line_of(cpu->entry->position) +
-                              ") forces CPU builds",
+                              because,
                             spec->entry->position);
             }
         }
@@ -525,82 +624,144 @@ namespace envcheck::checks::rules
           spec->entry->position);
     }
 
-    auto pytorch_cuda_table() -> const std::vector<PytorchCudaRow>&
+    namespace
     {
-        // Sources: the pytorch channel's linux-64 repodata (1.13-2.1, in the shared corpus) and
-        // pytorch.org/get-started/previous-versions (2.0-2.5). The channel published no
-        // pytorch-cuda builds before 1.13 (cudatoolkit then) or after 2.5 (pytorch#138506).
-        static const std::vector<PytorchCudaRow> table{
-            { "1.13", { "11.6", "11.7" } },        { "2.0", { "11.7", "11.8" } },
-            { "2.1", { "11.8", "12.1" } },         { "2.2", { "11.8", "12.1" } },
-            { "2.3", { "11.8", "12.1" } },         { "2.4", { "11.8", "12.1", "12.4" } },
-            { "2.5", { "11.8", "12.1", "12.4" } },
+        // The rows of a pytorch table that a pytorch version spec allows, and the CUDA minors
+        // they were published for.
+        struct Published
+        {
+            bool pytorch_in_table = false;
+            bool cuda_published = false;
+            std::vector<std::string> cuda; // every CUDA minor of the allowed rows
         };
-        return table;
+
+        auto published(const std::vector<PytorchCudaRow>& table, const std::string& pytorch,
+                       const std::string& cuda_spec) -> Published
+        {
+            Published out;
+            for (const auto& row : table)
+            {
+                const std::vector<std::string> pytorch_pair{ pytorch,
+                                                             std::string(row.pytorch) + ".*" };
+                if (conda_satisfiable(pytorch_pair) == Satisfiable::no)
+                {
+                    continue;
+                }
+                out.pytorch_in_table = true;
+                for (const auto cuda : row.cuda)
+                {
+                    const std::vector<std::string> cuda_pair{ cuda_spec, std::string(cuda) + ".*" };
+                    out.cuda_published =
+                      out.cuda_published || conda_satisfiable(cuda_pair) != Satisfiable::no;
+                    if (std::find(out.cuda.begin(), out.cuda.end(), cuda) == out.cuda.end())
+                    {
+                        out.cuda.emplace_back(cuda);
+                    }
+                }
+            }
+            return out;
+        }
     }
 
     void pytorch_cuda_unpublished(const LintInput& input, Findings& findings)
     {
         const CondaSpec* pytorch = find_conda(input, "pytorch");
-        const CondaSpec* pytorch_cuda = find_conda(input, "pytorch-cuda");
-        if (pytorch == nullptr || pytorch_cuda == nullptr || is_any_version(pytorch->version) ||
-            is_any_version(pytorch_cuda->version))
+        if (pytorch == nullptr || is_any_version(pytorch->version))
         {
             return;
         }
-        std::vector<std::string> published_for_pytorch;
-        bool pytorch_in_table = false;
-        for (const auto& row : pytorch_cuda_table())
+        const PytorchSource source = pytorch_source(input, *pytorch);
+        const CondaSpec* pytorch_cuda = find_conda(input, "pytorch-cuda");
+        if (pytorch_cuda != nullptr)
         {
-            const std::vector<std::string> pytorch_pair{ pytorch->version,
-                                                         std::string(row.pytorch) + ".*" };
-            if (conda_satisfiable(pytorch_pair) == Satisfiable::no)
+            // pytorch-cuda exists only in the pytorch channel; pytorch from elsewhere is
+            // cuda.pytorch-cuda-shadowed's finding.
+            if (is_any_version(pytorch_cuda->version) || source == PytorchSource::other_channel)
             {
-                continue;
+                return;
             }
-            pytorch_in_table = true;
-            for (const auto cuda : row.cuda)
+            const Published found =
+              published(pytorch_cuda_table(), pytorch->version, pytorch_cuda->version);
+            if (found.cuda_published)
             {
-                const std::vector<std::string> cuda_pair{ pytorch_cuda->version,
-                                                          std::string(cuda) + ".*" };
-                if (conda_satisfiable(cuda_pair) != Satisfiable::no)
-                {
-                    return;
-                }
-                if (std::find(published_for_pytorch.begin(), published_for_pytorch.end(), cuda) ==
-                    published_for_pytorch.end())
-                {
-                    published_for_pytorch.emplace_back(cuda);
-                }
+                return;
             }
+            const std::string message =
+              found.pytorch_in_table
+                ? "the pytorch channel published " + quoted(pytorch->entry->text) +
+                    " with pytorch-cuda " + util::join(found.cuda, ", ") + ", not " +
+                    quoted(pytorch_cuda->entry->text)
+                : "the pytorch channel published pytorch-cuda builds only for PyTorch 1.13 to "
+                  "2.5, not " +
+                    quoted(pytorch->entry->text);
+            add_finding(findings, "cuda.pytorch-cuda-unpublished", message,
+                        pytorch_cuda->version_position());
+            return;
         }
-        std::string message;
-        if (pytorch_in_table)
+        // Before pytorch-cuda (1.0 to 1.12) the channel's GPU builds depended on cudatoolkit;
+        // cudatoolkit is in every channel, so this holds only for pytorch from the pytorch
+        // channel.
+        const CondaSpec* cudatoolkit = find_conda(input, "cudatoolkit");
+        if (cudatoolkit == nullptr || is_any_version(cudatoolkit->version) ||
+            source != PytorchSource::pytorch_channel ||
+            !selectors_overlap(pytorch->entry->selector, cudatoolkit->entry->selector))
         {
-            message = "the pytorch channel published " + quoted(pytorch->entry->text) +
-                      " with pytorch-cuda " + util::join(published_for_pytorch, ", ") + ", not " +
-                      quoted(pytorch_cuda->entry->text);
+            return;
         }
-        else
+        const Published found =
+          published(pytorch_cudatoolkit_table(), pytorch->version, cudatoolkit->version);
+        if (!found.pytorch_in_table || found.cuda_published)
         {
-            message = "the pytorch channel published pytorch-cuda builds only for PyTorch 1.13 to "
-                      "2.5, not " +
-                      quoted(pytorch->entry->text);
+            return;
         }
-        add_finding(findings, "cuda.pytorch-cuda-unpublished", std::move(message),
-                    pytorch_cuda->version_position());
+        add_finding(findings, "cuda.pytorch-cuda-unpublished",
+                    "the pytorch channel published " + quoted(pytorch->entry->text) +
+                      " for cudatoolkit " + util::join(found.cuda, ", ") + ", not " +
+                      quoted(cudatoolkit->entry->text) +
+                      ": with it the solver finds only a CPU build there",
+                    cudatoolkit->version_position());
+    }
+
+    void pytorch_cuda_shadowed(const LintInput& input, Findings& findings)
+    {
+        const CondaSpec* pytorch = find_conda(input, "pytorch");
+        const CondaSpec* pytorch_cuda = find_conda(input, "pytorch-cuda");
+        if (pytorch == nullptr || pytorch_cuda == nullptr || !pytorch->channel.empty() ||
+            find_channel(input, "pytorch") == nullptr)
+        {
+            return;
+        }
+        const formats::EnvString* first = shadowing_channel(input);
+        if (first == nullptr)
+        {
+            return;
+        }
+        add_finding(findings, "cuda.pytorch-cuda-shadowed",
+                    "channels list " + quoted(util::trim(first->value)) +
+                      " before 'pytorch': with strict channel priority the solver takes " +
+                      quoted(pytorch->entry->text) + " from " + quoted(util::trim(first->value)) +
+                      ", whose builds do not use pytorch-cuda, and the CUDA stack that " +
+                      quoted(pytorch_cuda->entry->text) + " (" +
+                      line_of(pytorch_cuda->entry->position) + ") brings goes unused",
+                    pytorch->entry->position,
+                    "Write 'pytorch::pytorch' (and pytorch::torchvision, ...), or list 'pytorch' "
+                    "before " +
+                      quoted(util::trim(first->value)) + ".");
     }
 
     void python_build_mismatch(const LintInput& input, Findings& findings)
     {
-        const CondaSpec* python = find_conda(input, "python");
-        if (python == nullptr || is_any_version(python->version))
+        std::vector<const CondaSpec*> pythons;
+        for (const CondaSpec* spec : parsed_conda(input))
         {
-            return;
+            if (spec->name == "python" && !is_any_version(spec->version))
+            {
+                pythons.push_back(spec);
+            }
         }
         for (const CondaSpec* spec : parsed_conda(input))
         {
-            if (spec == python || spec->build.empty())
+            if (spec->name == "python" || spec->build.empty())
             {
                 continue;
             }
@@ -609,14 +770,20 @@ namespace envcheck::checks::rules
             {
                 continue;
             }
-            const std::vector<std::string> pair{ python->version, tag + ".*" };
-            if (conda_satisfiable(pair) == Satisfiable::no)
+            for (const CondaSpec* python : pythons)
             {
+                const std::vector<std::string> pair{ python->version, tag + ".*" };
+                if (!selectors_overlap(python->entry->selector, spec->entry->selector) ||
+                    conda_satisfiable(pair) != Satisfiable::no)
+                {
+                    continue;
+                }
                 add_finding(findings, "python.build-mismatch",
                             "the build " + quoted(spec->build) + " of " + quoted(spec->name) +
                               " is for Python " + tag + ", but " + quoted(python->entry->text) +
                               " (" + line_of(python->entry->position) + ") pins another Python",
                             spec->build_position());
+                break;
             }
         }
     }
@@ -632,20 +799,28 @@ namespace envcheck::checks::rules
             std::string fleet; // "driver 520.61.05", "a driver for CUDA 12.2"
         };
 
+        // " (the solver picks pytorch-cuda 12.4, ...): it" where the runtime is a pick.
+        auto note_of(const CudaClaim& claim) -> std::string
+        {
+            return claim.runtime_note.empty() ? std::string() : " (" + claim.runtime_note + ")";
+        }
+
         auto driver_verdict(const LintInput& input) -> std::optional<DriverVerdict>
         {
             if (!input.options.target_driver && !input.options.target_cuda)
             {
                 return std::nullopt;
             }
+            // The fleet runs Linux: claims for other platforms only do not count.
             const CudaClaim* needing = nullptr;
             std::optional<model::CudaVersion> runtime;
             for (const auto& claim : input.cuda_claims)
             {
-                const auto& lowest = claim.lowest;
-                if (lowest && (!runtime || *lowest > *runtime))
+                const auto& candidate = claim.runtime;
+                if (candidate && selectors_overlap(claim.selector, "linux") &&
+                    (!runtime || *candidate > *runtime))
                 {
-                    runtime = lowest;
+                    runtime = candidate;
                     needing = &claim;
                 }
             }
@@ -677,9 +852,10 @@ namespace envcheck::checks::rules
             return;
         }
         add_finding(findings, "cuda.driver-too-old",
-                    quoted(verdict->claim->source) + " needs CUDA " + verdict->runtime.to_string() +
-                      ", which needs driver " + verdict->requirement.full.to_string() +
-                      " (at least " + verdict->requirement.family.to_string() +
+                    quoted(verdict->claim->source) + note_of(*verdict->claim) + " needs CUDA " +
+                      verdict->runtime.to_string() + ", which needs driver " +
+                      verdict->requirement.full.to_string() + " (at least " +
+                      verdict->requirement.family.to_string() +
                       " with minor-version compatibility); the fleet has " + verdict->fleet,
                     verdict->claim->position);
     }
@@ -692,8 +868,9 @@ namespace envcheck::checks::rules
             return;
         }
         add_finding(findings, "cuda.driver-minor-compat",
-                    quoted(verdict->claim->source) + " needs CUDA " + verdict->runtime.to_string() +
-                      " (driver " + verdict->requirement.full.to_string() + "); " + verdict->fleet +
+                    quoted(verdict->claim->source) + note_of(*verdict->claim) + " needs CUDA " +
+                      verdict->runtime.to_string() + " (driver " +
+                      verdict->requirement.full.to_string() + "); " + verdict->fleet +
                       " runs it only under minor-version compatibility, without JIT of newer PTX",
                     verdict->claim->position);
     }

@@ -11,6 +11,7 @@
 namespace envcheck::checks::rules
 {
     void matchspec_syntax(const LintInput& input, Findings& findings);
+    void matchspec_lenient(const LintInput& input, Findings& findings);
     void pip_line_syntax(const LintInput& input, Findings& findings);
     void duplicate_package(const LintInput& input, Findings& findings);
     void unsatisfiable(const LintInput& input, Findings& findings);
@@ -24,19 +25,11 @@ namespace envcheck::checks::rules
     void gpu_build_with_cpuonly(const LintInput& input, Findings& findings);
     void pytorch_cuda_needs_nvidia(const LintInput& input, Findings& findings);
     void pytorch_cuda_unpublished(const LintInput& input, Findings& findings);
+    void pytorch_cuda_shadowed(const LintInput& input, Findings& findings);
     void python_build_mismatch(const LintInput& input, Findings& findings);
     void driver_too_old(const LintInput& input, Findings& findings);
     void driver_minor_compat(const LintInput& input, Findings& findings);
 
-    // The pytorch channel's pytorch + pytorch-cuda builds: which CUDA minors each PyTorch minor
-    // was published for (README "cuda.pytorch-cuda-unpublished" gives the sources).
-    struct PytorchCudaRow
-    {
-        std::string_view pytorch; // "2.0"
-        std::vector<std::string_view> cuda;
-    };
-
-    [[nodiscard]] auto pytorch_cuda_table() -> const std::vector<PytorchCudaRow>&;
 }
 
 #endif

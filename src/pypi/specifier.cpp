@@ -75,18 +75,33 @@ namespace envcheck::pypi
             return RangePoint{ std::move(version), boundary };
         }
 
-        // The smallest version of the next prefix: 1.2 -> 1.3.dev0 (nullopt past 2^64 - 1).
+        // The smallest version of the next prefix: 1.2 -> 1.3.dev0. A number at 2^64 - 1 cannot
+        // grow, and no version between can be written (numbers stop there), so the one before
+        // it grows instead: 0.18446744073709551615 -> 1.dev0, and past the last release number
+        // the epoch: 18446744073709551615 -> 1!0.dev0. nullopt only when nothing is above.
         auto next_prefix_dev0(const Version& version) -> std::optional<Version>
         {
             Version::Parts parts;
             parts.epoch = version.epoch();
             parts.release = version.release();
-            const auto next = checked_increment(parts.release.back());
-            if (!next)
+            while (!parts.release.empty() && !checked_increment(parts.release.back()))
             {
-                return std::nullopt;
+                parts.release.pop_back();
             }
-            parts.release.back() = *next;
+            if (parts.release.empty())
+            {
+                const auto epoch = checked_increment(parts.epoch);
+                if (!epoch)
+                {
+                    return std::nullopt;
+                }
+                parts.epoch = *epoch;
+                parts.release = { 0 };
+            }
+            else
+            {
+                parts.release.back() = *checked_increment(parts.release.back());
+            }
             parts.dev = 0;
             return Version::from_parts(std::move(parts));
         }
@@ -151,7 +166,11 @@ namespace envcheck::pypi
                               LowerBound{ point(Version::from_parts(parts)), true },
                               UpperBound{} } };
                         }
-                        return { VersionRange{ LowerBound{ point(v), false }, UpperBound{} } };
+                        // No next dev number to name: what follows V and its local versions.
+                        return { VersionRange{
+                          LowerBound{ point(Version::from_parts(parts), Boundary::after_locals),
+                                      false },
+                          UpperBound{} } };
                     }
                     if (parts.post)
                     {
@@ -163,7 +182,10 @@ namespace envcheck::pypi
                               LowerBound{ point(Version::from_parts(parts)), true },
                               UpperBound{} } };
                         }
-                        return { VersionRange{ LowerBound{ point(v), false }, UpperBound{} } };
+                        return { VersionRange{
+                          LowerBound{ point(Version::from_parts(parts), Boundary::after_locals),
+                                      false },
+                          UpperBound{} } };
                     }
                     return { VersionRange{ LowerBound{ point(v, Boundary::after_posts), false },
                                            UpperBound{} } };

@@ -253,11 +253,18 @@ namespace envcheck::pypi
             {
                 return std::nullopt;
             }
-            // after_locals(1.0) -> 1.0.post0; after_locals(1.0.post0) -> 1.0.post1.
+            // after_locals(1.0) -> 1.0.post0; after_locals(1.0.post0) -> 1.0.post1; after the
+            // last post-release number there is no next one to name.
+            const auto post =
+              point.version.post() ? next(*point.version.post()) : std::optional<std::uint64_t>(0);
+            if (!post)
+            {
+                return std::nullopt;
+            }
             return with(point.version,
                         [&](Version::Parts& parts)
                         {
-                            parts.post = parts.post ? *parts.post + 1 : 0;
+                            parts.post = *post;
                             parts.local.clear();
                         });
         }

@@ -11,8 +11,10 @@ namespace envcheck::specs
 {
     namespace
     {
-        constexpr std::array<std::string_view, 3> default_members{ "pkgs/main", "pkgs/r",
-                                                                   "pkgs/msys2" };
+        // conda's DEFAULT_CHANNELS_UNIX. On Windows conda adds pkgs/msys2; envcheck reads
+        // specs as conda on Linux does, where pkgs/msys2 is an ordinary channel (found by
+        // differential testing against conda.models).
+        constexpr std::array<std::string_view, 2> default_members{ "pkgs/main", "pkgs/r" };
 
         auto is_default_member(std::string_view name) -> bool
         {
@@ -166,11 +168,21 @@ namespace envcheck::specs
         {
             return channel;
         }
+        const bool regex = trimmed.front() == '^' && trimmed.back() == '$';
+        if (regex)
+        {
+            if (auto matcher = StringMatcher::parse(trimmed); !matcher)
+            {
+                return fail(lead + matcher.error().offset, matcher.error().message);
+            }
+        }
         for (std::size_t i = 0; i < trimmed.size(); ++i)
         {
             const char c = trimmed[i];
+            // '(' too: a spec reads a parenthesized block as conda's legacy (target=...,
+            // optional) block, so a channel holding one could not be written back.
             if (chars::is_space(c) || c == '[' || c == ']' || c == '"' || c == '\'' || c == ',' ||
-                c == '=' || c == '<' || c == '>' || c == '|' || c == '#')
+                c == '=' || c == '<' || c == '>' || c == '|' || c == '#' || c == '(')
             {
                 return fail(lead + i, std::string("invalid character '") + c + "' in a channel");
             }

@@ -8,7 +8,8 @@
 // Names and URLs meet through conda's built-in configuration, since a pure module reads no
 // .condarc: the channel alias https://conda.anaconda.org (so `conda-forge` is
 // https://conda.anaconda.org/conda-forge) and the `defaults` multichannel of
-// https://repo.anaconda.com/pkgs/{main,r,msys2}. As in conda's ChannelMatch, a spec channel
+// https://repo.anaconda.com/pkgs/{main,r}, as on Linux (conda on Windows adds pkgs/msys2;
+// formats/channel_config.hpp knows that). As in conda's ChannelMatch, a spec channel
 // matches a record when its name equals the record's name or canonical name: `defaults` matches
 // a record from pkgs/main, `pkgs/main` does not match a record that only says `defaults`.
 // Glob and regex channels match the record's canonical name. Comparisons ignore ASCII case.
@@ -76,7 +77,7 @@ namespace envcheck::specs
         // How a canonical MatchSpec writes it: the name, or the URL for channels off the alias.
         [[nodiscard]] auto to_string() const -> std::string { return m_display; }
 
-        // conda's MatchSpec reading of a channel: the names pkgs/main, pkgs/r, pkgs/msys2 become
+        // conda's MatchSpec reading of a channel: the names pkgs/main and pkgs/r become
         // "defaults"; their URLs stay as written.
         [[nodiscard]] auto for_spec() const -> Channel;
 

@@ -123,13 +123,15 @@ namespace envcheck::specs
                                });
         }
 
-        // A version spec as a bracket value. A lone `=V` there is read as `V*` (conda's
-        // sanitizing), which differs from `=V` when V holds a literal '*'; parentheses keep it.
+        // A version spec as a bracket value. There conda's sanitizing reads a lone `=V` as `V*`
+        // (which differs from `=V` when V holds a literal '*') and drops a leading `==` (so
+        // `==1.2*,<2` would become `1.2*,<2`, starts-with); parentheses keep either as it is.
         auto bracket_version(const VersionSpec& version) -> std::string
         {
             std::string text = version.to_string();
-            if (text.size() > 1 && text[0] == '=' && text[1] != '=' &&
-                text.find_first_of(",|") == std::string::npos)
+            const bool lone_fuzzy = text.size() > 1 && text[0] == '=' && text[1] != '=' &&
+                                    text.find_first_of(",|") == std::string::npos;
+            if (lone_fuzzy || text.starts_with("=="))
             {
                 text = "(" + text + ")";
             }
@@ -167,7 +169,8 @@ namespace envcheck::specs
     {
     public:
         explicit MatchSpecParser(std::string_view input)
-          : m_input(input)
+          : m_original(input)
+          , m_input(input)
         {
         }
 
@@ -193,8 +196,33 @@ namespace envcheck::specs
         {
             if (!m_error)
             {
-                m_error = util::ParseError{ std::string(m_input), offset, std::move(message) };
+                m_error = util::ParseError{ std::string(m_original), original_offset(offset),
+                                            std::move(message) };
             }
+        }
+
+        void warn(std::size_t begin, std::size_t end, std::string message)
+        {
+            const std::size_t from = original_offset(begin);
+            const std::size_t to = std::max(from, original_offset(end, true));
+            m_spec.m_warnings.push_back({ from, to - from, std::move(message) });
+        }
+
+        // Where an offset into the text being read lies in the text as given: the positional
+        // part is read with the [key=value] list and the legacy (...) block cut out, as conda
+        // does, and every offset reported comes back through here. An offset at a cut is the
+        // character after it, unless it ends a range (`end`).
+        auto original_offset(std::size_t offset, bool end = false) const -> std::size_t
+        {
+            std::size_t out = offset;
+            for (const auto& cut : m_cuts)
+            {
+                if (cut.at < offset || (!end && cut.at == offset))
+                {
+                    out += cut.length;
+                }
+            }
+            return out;
         }
 
         // Re-anchors an error of a sub-parser that read m_input[offset, ...).
@@ -205,7 +233,9 @@ namespace envcheck::specs
 
         void set_span(SpecField field, std::size_t begin, std::size_t end)
         {
-            m_spec.m_spans[static_cast<std::size_t>(field)] = TextSpan{ begin, end - begin };
+            const std::size_t from = original_offset(begin);
+            const std::size_t to = std::max(from, original_offset(end, true));
+            m_spec.m_spans[static_cast<std::size_t>(field)] = TextSpan{ from, to - from };
         }
 
         auto text(std::size_t begin, std::size_t end) const -> std::string_view
@@ -282,17 +312,132 @@ namespace envcheck::specs
                 return;
             }
 
-            const std::size_t positional_end = parse_brackets(begin, end);
+            // conda cuts the [key=value] list out wherever it is, then a legacy (...) block, and
+            // reads what is left as channel, name, version and build.
+            std::vector<std::pair<std::size_t, std::size_t>> removed;
+            if (const auto block = parse_brackets(begin, end))
+            {
+                removed.push_back(*block);
+            }
             if (m_error)
             {
                 return;
             }
-            parse_positional(begin, positional_end);
+            // Without a list to cut out the text is read in place, with no copy.
+            std::size_t positional_end = removed.empty() ? end : cut_out(removed, end);
+            if (const auto legacy = legacy_block(begin, positional_end))
+            {
+                m_input = m_original;
+                m_cuts.clear();
+                removed.push_back(*legacy);
+                std::sort(removed.begin(), removed.end());
+                // The block may hold the [key=value] list: one cut then.
+                std::vector<std::pair<std::size_t, std::size_t>> merged;
+                for (const auto& range : removed)
+                {
+                    if (!merged.empty() && range.first <= merged.back().second)
+                    {
+                        merged.back().second = std::max(merged.back().second, range.second);
+                        continue;
+                    }
+                    merged.push_back(range);
+                }
+                positional_end = cut_out(merged, end);
+            }
+            parse_positional(begin, trim_end(begin, positional_end));
+            m_input = m_original;
+            m_cuts.clear();
             if (m_error)
             {
                 return;
             }
             apply_brackets();
+        }
+
+        // Makes m_input the original text without the `removed` ranges (sorted, disjoint, within
+        // [.., end)); returns where the positional part [.., end) now ends.
+        auto cut_out(const std::vector<std::pair<std::size_t, std::size_t>>& removed,
+                     std::size_t end) -> std::size_t
+        {
+            m_positional.clear();
+            m_cuts.clear();
+            std::size_t at = 0;
+            std::size_t removed_length = 0;
+            for (const auto& [from, to] : removed)
+            {
+                m_positional.append(m_original.substr(at, from - at));
+                m_cuts.push_back({ from - removed_length, to - from });
+                removed_length += to - from;
+                at = to;
+            }
+            m_positional.append(m_original.substr(at));
+            m_input = m_positional;
+            return end - removed_length;
+        }
+
+        // conda's legacy "(target=..., optional)" block (its _PARENS_RE): the last '(' that a ')'
+        // follows, through the last ')', in the positional text as cut so far. conda cuts it out
+        // whatever it holds (and marks the spec optional when it holds "optional"); so do we,
+        // with a warning, except for a parenthesized compound version after the name
+        // (`numpy (1.7|1.8),<2`), which CEP 29 allows and conda's classic parser drops or
+        // rejects: that is kept, with a warning. Returns the cut range in the original text.
+        auto legacy_block(std::size_t begin, std::size_t end)
+          -> std::optional<std::pair<std::size_t, std::size_t>>
+        {
+            const auto close = m_input.rfind(')', end == 0 ? 0 : end - 1);
+            if (close == std::string_view::npos || close < begin)
+            {
+                return std::nullopt;
+            }
+            const auto open = m_input.rfind('(', close);
+            if (open == std::string_view::npos || open < begin ||
+                (m_channel_bracket && original_offset(open) < m_channel_bracket->second))
+            {
+                return std::nullopt;
+            }
+            const std::string_view content = text(open + 1, close);
+            bool legacy = content.find("optional") != std::string_view::npos ||
+                          content.find("target") != std::string_view::npos;
+            bool all_items_legacy = true;
+            for (const auto item : util::split(content, ','))
+            {
+                const std::string_view word = util::trim(item);
+                std::size_t key_end = 0;
+                while (key_end < word.size() &&
+                       (chars::is_alnum(word[key_end]) || word[key_end] == '_'))
+                {
+                    ++key_end;
+                }
+                const bool assignment = key_end > 0 && chars::is_alpha(word.front()) &&
+                                        util::trim_left(word.substr(key_end)).starts_with('=');
+                all_items_legacy =
+                  all_items_legacy && (word.empty() || word == "optional" || assignment);
+            }
+            legacy = legacy || all_items_legacy;
+            // What is not that block is a version only if it reads as a compound version
+            // expression; anything else conda cuts out, and so do we.
+            const bool version_like = content.find_first_of("|,<>=!~") != std::string_view::npos &&
+                                      VersionSpec::parse(content).has_value();
+            const auto colon = m_input.rfind(':', open);
+            const std::size_t name_begin =
+              skip_space(colon == std::string_view::npos || colon < begin ? begin : colon + 1, end);
+            const auto name_end = m_input.find_first_of(" \t=<>!~", name_begin);
+            const bool in_name = name_end == std::string_view::npos || open < name_end;
+            if (!legacy && !in_name && version_like)
+            {
+                warn(open, close + 1,
+                     "conda's classic parser takes '(...)' outside brackets for the legacy "
+                     "(target=..., optional) block and drops or rejects this version; write it "
+                     "in brackets, as [version='...']");
+                return std::nullopt;
+            }
+            const bool optional = content.find("optional") != std::string_view::npos;
+            m_spec.m_optional = m_spec.m_optional || optional;
+            warn(open, close + 1,
+                 std::string("conda ignores the legacy '(...)' block") +
+                   (optional ? " (its 'optional' marks the spec optional)" : "") +
+                   "; rattler, pixi and mamba reject it");
+            return std::pair{ original_offset(open), original_offset(close + 1, true) };
         }
 
         // The first `needle` outside brackets and quotes.
@@ -366,9 +511,12 @@ namespace envcheck::specs
             return std::string_view::npos;
         }
 
-        // Finds the key=value block (and a legacy `channel[subdir]::` block); returns where the
-        // positional part ends.
-        auto parse_brackets(std::size_t begin, std::size_t end) -> std::size_t
+        // Finds the key=value list (and a legacy `channel[subdir]::` block) and reads the list;
+        // returns its range [open, close + 1). Text may follow it: conda cuts the list out of the
+        // spec wherever it stands (`fsspec[http]>=0.6` is `fsspec>=0.6`), where rattler and
+        // mamba want it last, so that is accepted with a warning.
+        auto parse_brackets(std::size_t begin, std::size_t end)
+          -> std::optional<std::pair<std::size_t, std::size_t>>
         {
             std::size_t at = begin;
             while (true)
@@ -376,52 +524,46 @@ namespace envcheck::specs
                 const auto open = m_input.find('[', at);
                 if (open == std::string_view::npos || open >= end)
                 {
-                    return end;
+                    return std::nullopt;
                 }
                 const auto close = find_closing_bracket(open, end);
                 if (close == std::string_view::npos)
                 {
                     fail(open, "missing ']' to close this '['");
-                    return end;
+                    return std::nullopt;
                 }
-                std::size_t after = skip_space(close + 1, end);
+                const std::size_t after = skip_space(close + 1, end);
                 if (after < end && m_input[after] == ':')
                 {
                     m_channel_bracket = { open, close };
                     at = close + 1;
                     continue;
                 }
+                if (const auto again = m_input.find('[', after); again < end)
+                {
+                    fail(again, "only one [key=value] list is allowed");
+                    return std::nullopt;
+                }
+                const std::size_t entries = m_brackets.size();
                 parse_bracket_list(open, close);
-                if (after < end && m_input[after] == '(')
+                if (after < end && m_input[after] != '(' && m_brackets.size() > entries)
                 {
-                    const auto paren_close = m_input.find(')', after);
-                    if (paren_close == std::string_view::npos || paren_close >= end)
-                    {
-                        fail(after, "missing ')' to close this '('");
-                        return open;
-                    }
-                    // conda's legacy (target=..., optional) block: only `optional` means something.
-                    const std::string_view legacy = text(after + 1, paren_close);
-                    if (legacy.find("optional") != std::string_view::npos)
-                    {
-                        m_spec.m_optional = true;
-                    }
-                    after = skip_space(paren_close + 1, end);
+                    warn(open, close + 1,
+                         "conda reads a [key=value] list anywhere in a spec, rattler, pixi and "
+                         "mamba only at its end: move it to the end");
                 }
-                if (after < end)
-                {
-                    fail(after,
-                         m_input[after] == '['
-                           ? "only one [key=value] list is allowed"
-                           : "unexpected text after the ']' that closes the [key=value] list");
-                }
-                return trim_end(begin, open);
+                return std::pair{ open, close + 1 };
             }
         }
 
+        // conda's classic parser picks the key=value pairs out of the list (its _BRACKETS_KV_RE)
+        // and passes over everything else. Bare words (pip extras such as [http,ssl]) are
+        // accepted with a warning, as rattler and pixi reject them; a key whose value conda would
+        // drop (`version>3`, `version = 1`, a constraint after an unquoted ',') is an error,
+        // since conda would then install something the file did not ask for.
         void parse_bracket_list(std::size_t open, std::size_t close)
         {
-            std::array<bool, spec_field_count> seen{};
+            std::vector<std::string> skipped;
             std::size_t at = open + 1;
             while (!m_error)
             {
@@ -431,7 +573,7 @@ namespace envcheck::specs
                 }
                 if (at >= close)
                 {
-                    return;
+                    break;
                 }
                 const std::size_t key_begin = at;
                 while (at < close &&
@@ -440,34 +582,14 @@ namespace envcheck::specs
                     ++at;
                 }
                 const std::string_view key = text(key_begin, at);
-                if (key.empty())
+                if (key.empty() || at >= close || m_input[at] != '=')
                 {
-                    fail(at, std::string("expected a key=value pair, found '") + m_input[at] + "'");
-                    return;
-                }
-                if (at >= close || chars::is_space(m_input[at]) || m_input[at] == ',')
-                {
-                    if (key == "optional")
+                    if (!skip_bracket_word(key_begin, at, close, skipped))
                     {
-                        m_spec.m_optional = true; // conda's legacy bare flag
-                        continue;
+                        return;
                     }
-                    fail(at, "expected '=' after '" + std::string(key) + "'");
-                    return;
-                }
-                if (m_input[at] != '=')
-                {
-                    const std::string_view rest = util::trim(text(at, close));
-                    if (key == "version" || key == "build_number")
-                    {
-                        fail(at, "expected '=' after '" + std::string(key) + "'; write " +
-                                   std::string(key) + "='" + std::string(rest) + "'");
-                    }
-                    else
-                    {
-                        fail(at, "expected '=' after '" + std::string(key) + "'");
-                    }
-                    return;
+                    at = bracket_word_end(key_begin, close);
+                    continue;
                 }
                 ++at;
                 std::size_t value_begin = at;
@@ -524,10 +646,99 @@ namespace envcheck::specs
                     fail(value_begin, "empty value for '" + std::string(key) + "'");
                     return;
                 }
-                const auto field = parse_spec_field(key);
-                if (!field || *field == SpecField::namespace_name)
+                add_bracket_entry(key, key_begin, value_begin, value_end);
+            }
+            if (!skipped.empty())
+            {
+                warn(open, close + 1,
+                     "conda's classic parser silently drops [" + util::join(skipped, ",") +
+                       "] (not key=value; pip extras mean nothing to a conda package), while "
+                       "rattler and pixi reject the spec");
+            }
+        }
+
+        // Where a word in brackets that is not a key=value pair ends.
+        auto bracket_word_end(std::size_t begin, std::size_t close) const -> std::size_t
+        {
+            std::size_t at = begin;
+            while (at < close && !chars::is_space(m_input[at]) && m_input[at] != ',')
+            {
+                ++at;
+            }
+            return std::max(at, begin + 1);
+        }
+
+        // A word in brackets that is not a key=value pair, `key_end` after its leading key
+        // characters: the legacy flag `optional`, something conda skips (kept in `skipped`), or
+        // a value conda would lose (an error; returns false).
+        auto skip_bracket_word(std::size_t begin, std::size_t key_end, std::size_t close,
+                               std::vector<std::string>& skipped) -> bool
+        {
+            const std::string_view key = text(begin, key_end);
+            const std::size_t word_end = bracket_word_end(begin, close);
+            const std::size_t next = skip_space(key_end, close);
+            const bool known_key = parse_spec_field(key).has_value() || key == "target";
+            if (key == "optional" && word_end == key_end)
+            {
+                m_spec.m_optional = true; // conda's legacy bare flag
+                return true;
+            }
+            if (known_key && next < close &&
+                std::string_view("=<>!~").find(m_input[next]) != std::string_view::npos)
+            {
+                const std::string_view rest = util::trim(text(next, close));
+                if (m_input[next] == '=')
                 {
-                    std::string message = "unknown key '" + std::string(key) + "'";
+                    fail(key_end, "conda's classic parser drops '" + std::string(key) +
+                                    " =...' silently (spaces around '='); write " +
+                                    std::string(key) + "=" +
+                                    std::string(util::trim(rest.substr(1))));
+                }
+                else
+                {
+                    fail(key_end, "expected '=' after '" + std::string(key) + "'; write " +
+                                    std::string(key) + "='" + std::string(rest) +
+                                    "' (conda's classic parser drops it silently)");
+                }
+                return false;
+            }
+            if (key.empty() &&
+                std::string_view("=<>!~").find(m_input[begin]) != std::string_view::npos)
+            {
+                fail(begin, "conda's classic parser drops '" + std::string(text(begin, word_end)) +
+                              "' silently: quote a value that holds ',' or ' ', as "
+                              "version='>=1,<2'");
+                return false;
+            }
+            skipped.emplace_back(text(begin, word_end));
+            return true;
+        }
+
+        void add_bracket_entry(std::string_view key, std::size_t key_begin, std::size_t value_begin,
+                               std::size_t value_end)
+        {
+            if (key == "target" || key == "optional")
+            {
+                // MatchSpec(optional=..., target=...): conda consumes both keywords.
+                m_spec.m_optional = m_spec.m_optional || key == "optional";
+                warn(key_begin, value_end,
+                     "'" + std::string(key) + "=' is conda's legacy keyword: " +
+                       (key == "optional" ? "it marks the spec optional"
+                                          : std::string("conda ignores it")) +
+                       "; rattler, pixi and mamba reject it");
+                return;
+            }
+            const auto field = parse_spec_field(key);
+            if (!field || *field == SpecField::namespace_name)
+            {
+                std::string message = "unknown key '" + std::string(key) + "'";
+                if (key == "extras" || key == "flags")
+                {
+                    message += ": conda's classic parser cannot match '" + std::string(key) +
+                               "' (conda 26 with solver=rattler reads it)";
+                }
+                else
+                {
                     std::vector<std::string> keys;
                     for (const auto known : field_keys)
                     {
@@ -540,18 +751,21 @@ namespace envcheck::specs
                     {
                         message += "; did you mean '" + *suggestion + "'?";
                     }
-                    fail(key_begin, message);
-                    return;
                 }
-                auto& already = seen[static_cast<std::size_t>(*field)];
-                if (already)
-                {
-                    fail(key_begin, "'" + std::string(key) + "' is given twice");
-                    return;
-                }
-                already = true;
-                m_brackets.push_back({ *field, value_begin, value_end });
+                fail(key_begin, message);
+                return;
             }
+            const auto earlier =
+              std::find_if(m_brackets.begin(), m_brackets.end(),
+                           [&](const BracketEntry& entry) { return entry.field == *field; });
+            if (earlier != m_brackets.end())
+            {
+                warn(key_begin, value_end,
+                     "'" + std::string(key) +
+                       "' is given twice: conda uses the last value, rattler rejects the spec");
+                m_brackets.erase(earlier);
+            }
+            m_brackets.push_back({ *field, value_begin, value_end });
         }
 
         void parse_feature(std::size_t begin, std::size_t end)
@@ -579,7 +793,35 @@ namespace envcheck::specs
         auto parse_name(std::size_t begin, std::size_t end) -> std::optional<StringMatcher>
         {
             const std::string lowered = util::to_lower(text(begin, end));
-            if (!(lowered.size() > 1 && lowered.front() == '^' && lowered.back() == '$'))
+            const bool regex =
+              lowered.size() > 1 && lowered.front() == '^' && lowered.back() == '$';
+            if (!regex && lowered.find('*') != std::string::npos)
+            {
+                // conda does not check a name pattern; characters that would read back as
+                // something else (quotes, brackets, '@', ':') are still refused.
+                for (std::size_t i = 0; i < lowered.size(); ++i)
+                {
+                    if (std::string_view("'\"[]()@#:").find(lowered[i]) != std::string_view::npos ||
+                        chars::is_space(lowered[i]))
+                    {
+                        fail(begin + i, std::string("invalid character '") + m_input[begin + i] +
+                                          "' in a package name pattern");
+                        return std::nullopt;
+                    }
+                }
+                const auto odd = std::find_if(lowered.begin(), lowered.end(),
+                                              [](char c) {
+                                                  return !chars::is_alnum(c) && c != '.' &&
+                                                         c != '_' && c != '-' && c != '*';
+                                              });
+                if (odd != lowered.end())
+                {
+                    warn(begin, end,
+                         "the name pattern '" + lowered + "' has '" + std::string(1, *odd) +
+                           "', which no package name has: it matches nothing");
+                }
+            }
+            else if (!regex)
             {
                 for (std::size_t i = 0; i < lowered.size(); ++i)
                 {
@@ -663,24 +905,54 @@ namespace envcheck::specs
             set_span(SpecField::subdir, begin, end);
         }
 
-        // conda's _sanitize_version_str: without a build, `=V` is read as `V*` (so `=1.7` prints
-        // as 1.7.* and `=1.*.3` is the glob 1.*.3*, where VersionSpec alone would compare with
-        // the literal version 1.*.3).
+        // conda's _sanitize_version_str, applied to the positional version and to a bracket
+        // version (always "without a build" there, as in conda): a leading `==` is dropped
+        // when there is no build (`pkg==*` is any version, `pkg==1.7.*` starts with 1.7); a
+        // leading `=` (or `==` with a build) is dropped when no ',', '|' or '=' follows, and
+        // without a build a '*' is appended (`=1.7` is 1.7*, `=>1.2` is >1.2*, `=1.*.3` the glob
+        // 1.*.3*). `keep_fuzzy`: CEP 29 keeps `pkg =1.8 build` fuzzy, where conda's code would
+        // make it exact.
         void set_version(std::size_t begin, std::size_t end, bool build_present = false,
-                         std::optional<std::size_t> written_begin = std::nullopt)
+                         std::optional<std::size_t> written_begin = std::nullopt,
+                         bool keep_fuzzy = false)
         {
             const std::size_t span_begin = written_begin.value_or(begin);
             const std::string_view written = text(begin, end);
             std::string sanitized(written);
-            if (!build_present && written.size() > 1 && written[0] == '=' && written[1] != '=' &&
-                written.find_first_of(",|=", 1) == std::string_view::npos)
+            std::size_t equals = 0;
+            while (equals < written.size() && written[equals] == '=')
             {
-                sanitized = std::string(util::trim(written.substr(1)));
-                if (sanitized.back() != '*')
+                ++equals;
+            }
+            const std::size_t rest = skip_space(begin + equals, end);
+            const std::string_view without = text(rest, end);
+            const bool plain = !without.empty() && chars::is_alnum(without.front());
+            if (equals > 0 && !without.empty() && !(keep_fuzzy && equals == 1 && plain))
+            {
+                if (equals >= 2 && !build_present)
                 {
-                    sanitized += '*';
+                    sanitized = std::string(without);
+                    begin = rest;
                 }
-                begin = skip_space(begin + 1, end);
+                else if (without.find_first_of(",|=") == std::string_view::npos)
+                {
+                    if (equals == 1 &&
+                        std::string_view("<>!~").find(without.front()) != std::string_view::npos)
+                    {
+                        warn(begin, end,
+                             "'=" + std::string(1, without.front()) +
+                               "' is not an operator: conda drops the '=' and reads '" +
+                               std::string(without) +
+                               (build_present || without.ends_with('*') ? "" : "*") + "'");
+                    }
+                    sanitized = std::string(without);
+                    begin = rest;
+                    // (conda appends it to a regex too, and its treeify then drops it again)
+                    if (!build_present && !without.ends_with('*') && !without.starts_with('^'))
+                    {
+                        sanitized += '*';
+                    }
+                }
             }
             auto version = VersionSpec::parse(sanitized);
             if (!version)
@@ -688,10 +960,10 @@ namespace envcheck::specs
                 fail_inside(begin, version.error());
                 return;
             }
-            for (auto warning : version->warnings())
+            for (const auto& warning : version->warnings())
             {
-                warning.offset += begin;
-                m_spec.m_warnings.push_back(std::move(warning));
+                warn(begin + warning.offset, begin + warning.offset + warning.length,
+                     warning.message);
             }
             m_spec.m_version = std::move(version).value();
             set_span(SpecField::version, span_begin, end);
@@ -830,50 +1102,89 @@ namespace envcheck::specs
             {
                 version_end = trim_end(vb_begin, separator);
                 const std::size_t build_begin = skip_space(separator + 1, end);
-                for (std::size_t i = build_begin; i < end; ++i)
-                {
-                    if (chars::is_space(m_input[i]))
-                    {
-                        fail(i, "unexpected text after the build string; a spec has at most three "
-                                "fields: name, version and build");
-                        return;
-                    }
-                    if (std::string_view("'\"[]").find(m_input[i]) != std::string_view::npos)
-                    {
-                        fail(i, std::string("invalid character '") + m_input[i] +
-                                  "' in a build string");
-                        return;
-                    }
-                }
-                auto build = string_matcher(build_begin, end);
-                if (!build)
+                set_positional_build(build_begin, end);
+                if (m_error)
                 {
                     return;
                 }
-                m_spec.m_build = std::move(*build);
-                set_span(SpecField::build, build_begin, end);
             }
-            std::size_t version_begin = vb_begin;
             const std::string_view version = text(vb_begin, version_end);
+            if (has_bracket(SpecField::version))
+            {
+                // conda never reads a version that the bracket one replaces.
+                warn(vb_begin, version_end,
+                     "the version '" + std::string(version) +
+                       "' is ignored: the version in brackets replaces it");
+                return;
+            }
             if (version == "=" || version == "==")
             {
                 fail(version_end, "expected a version after '" + std::string(version) + "'");
                 return;
             }
-            // `pkg=1.8=build`: with a '='-separated build, `=1.8` is the exact version 1.8.
-            const bool fuzzy_operator =
-              version.size() > 1 && version[0] == '=' && version[1] != '=';
-            if (fuzzy_operator && separator != std::string_view::npos &&
-                m_input[separator] == '=' &&
-                version.find_first_of(",|=", 1) == std::string_view::npos)
-            {
-                version_begin = skip_space(vb_begin + 1, version_end);
-            }
-            set_version(version_begin, version_end, build_present, vb_begin);
+            const bool space_separated = build_present && m_input[separator] != '=';
+            set_version(vb_begin, version_end, build_present, vb_begin, space_separated);
         }
 
+        auto has_bracket(SpecField field) const -> bool
+        {
+            return std::any_of(m_brackets.begin(), m_brackets.end(),
+                               [&](const BracketEntry& entry) { return entry.field == field; });
+        }
+
+        // The build after the version. conda takes everything after the separator as the build,
+        // spaces included (`pkg 1.2 py_0 x` has the build "py_0 x"), which no package has:
+        // accepted with a warning. A bracket build replaces it unread, as in conda.
+        void set_positional_build(std::size_t begin, std::size_t end)
+        {
+            if (has_bracket(SpecField::build))
+            {
+                warn(begin, end,
+                     "the build '" + std::string(text(begin, end)) +
+                       "' is ignored: the build in brackets replaces it");
+                return;
+            }
+            for (std::size_t i = begin; i < end; ++i)
+            {
+                if (std::string_view("'\"[]").find(m_input[i]) != std::string_view::npos)
+                {
+                    fail(i,
+                         std::string("invalid character '") + m_input[i] + "' in a build string");
+                    return;
+                }
+            }
+            for (std::size_t i = begin; i < end; ++i)
+            {
+                if (chars::is_space(m_input[i]))
+                {
+                    warn(begin, end,
+                         "conda reads '" + std::string(text(begin, end)) +
+                           "' as one build string, and no package has a build with a space: a "
+                           "spec has at most three fields (name, version, build)");
+                    break;
+                }
+            }
+            auto build = string_matcher(begin, end);
+            if (!build)
+            {
+                return;
+            }
+            m_spec.m_build = std::move(*build);
+            set_span(SpecField::build, begin, end);
+        }
+
+        // As conda applies them: the channel (and the subdir it may end in), then the subdir, so
+        // that [subdir=...] wins whatever the order written; then the rest.
         void apply_brackets()
         {
+            auto rank = [](const BracketEntry& entry) {
+                return entry.field == SpecField::channel  ? 0
+                       : entry.field == SpecField::subdir ? 1
+                                                          : 2;
+            };
+            std::stable_sort(m_brackets.begin(), m_brackets.end(),
+                             [&](const BracketEntry& a, const BracketEntry& b)
+                             { return rank(a) < rank(b); });
             for (const auto& entry : m_brackets)
             {
                 if (m_error)
@@ -1092,7 +1403,18 @@ namespace envcheck::specs
             }
         }
 
-        std::string_view m_input;
+        // A piece of the text left out of the positional part: `length` characters removed at
+        // offset `at` of the text that remains.
+        struct Cut
+        {
+            std::size_t at = 0;
+            std::size_t length = 0;
+        };
+
+        std::string_view m_original; // the spec as given
+        std::string_view m_input;    // what is being read: m_original or m_positional
+        std::string m_positional;    // m_original without the cut-out pieces
+        std::vector<Cut> m_cuts;     // while m_input is m_positional
         MatchSpec m_spec;
         std::optional<util::ParseError> m_error;
         std::vector<BracketEntry> m_brackets;

@@ -9,15 +9,36 @@
 //   conda-forge/linux-64::numpy                            */linux-64::numpy (any channel)
 //   numpy[version='>=1.26,<2', build_number='>=1', md5=...] https://.../linux-64/pkg-1.0-h1_0.conda
 //
-// Choices (conda's classic parser wins where the references differ, unless said otherwise):
-// - name, version and build are separated by spaces or '='. A version written `=V` is fuzzy
-//   ("starts with V") unless a build follows after a '=' separator: `pkg=1.8` and `pkg =1.8` are
-//   fuzzy, `pkg=1.8=b`, `pkg==1.8=b`, `pkg 1.8 b` exact; `pkg =1.8 b` is fuzzy as CEP 29's table
-//   says (conda's code makes it exact; mamba makes every `=V=B` fuzzy).
+// Choices (conda's classic parser wins where the references differ, unless said otherwise). The
+// rule: every spec conda's classic parser (conda.models.match_spec) accepts is accepted, read
+// as conda reads it, with a warning (warnings()) where conda ignores part of it or rattler,
+// pixi or mamba would reject it. The exceptions are errors because conda would then install
+// something the file did not ask for, or fail: a key=value conda drops (`[version>3]`,
+// `[ version = 1 ]`, a value with an unquoted ','), unknown keys, and channels or names no
+// package can have. (`~=1`, which conda accepts and then fails to compare, is read as mamba,
+// conda's default solver, reads it: `>=1`, with a warning.)
+// - conda reads a spec in steps, and so do we: the [key=value] list is cut out wherever it
+//   stands (`fsspec[http]>=0.6` is `fsspec>=0.6`; warning when text follows it), then the
+//   legacy `(target=..., optional)` block after any spec (warning; `optional` marks the spec
+//   optional), and what is left is read as channel, name, version and build. A parenthesized
+//   compound version after the name (`numpy (1.7|1.8)`) is kept, as CEP 29 allows it, with a
+//   warning that conda's classic parser drops or rejects it.
+// - In brackets conda picks out the key=value pairs and passes over the rest: bare words (pip
+//   extras, `[ffmpeg]`) are dropped with a warning; `optional` alone is the legacy flag; a key
+//   given twice keeps its last value (warning); `target=` and `optional=` are conda's legacy
+//   keywords (warning). A bracket value replaces the positional one, which is then not read.
+// - name, version and build are separated by spaces or '='. conda's _sanitize_version_str is
+//   applied to the positional and the bracket version: without a build a leading `==` goes
+//   (`pkg==*` is any version, `pkg==1.7.*` starts with 1.7, `pkg===1.2` is ==1.2), and `=V`
+//   becomes `V*` (`pkg=1.8` starts with 1.8, `pkg=>1.2` is >1.2* with a warning). With a
+//   '='-separated build `=V` is exact: `pkg=1.8=b`, `pkg==1.8=b`, `pkg 1.8 b`; `pkg =1.8 b`
+//   stays fuzzy as CEP 29's table says (conda's code makes it exact; mamba makes every `=V=B`
+//   fuzzy).
 // - The version/build split is conda's: the build is the text after the first space or '=' that
 //   is not preceded by an operator and is followed only by build characters; whitespace
 //   between an operator and its version is skipped when looking back, so `xtensor  >=  0.12`
-//   is a version (conda would take "0.12" for a build and fail).
+//   is a version (conda would take "0.12" for a build and fail). The build runs to the end, as
+//   in conda: `pkg 1.2 py_0 x` has the build "py_0 x", which no package has (warning).
 // - The empty (or blank) spec is the free spec `*`, as in conda and mamba.
 // - A trailing '=' with nothing after it is ignored (`numpy=`), as conda does; other dangling
 //   operators (`numpy>=`, `py>`) are errors.
@@ -26,12 +47,11 @@
 //   ignores it, with a warning.
 // - Bracket keys: channel subdir name version build build_number track_features features url
 //   md5 sha256 license license_family fn, plus `when` (conditional dependencies, present in
-//   real repodata: kept as text, not evaluated) and the bare legacy flag `optional`. Unknown
-//   keys, a key given twice and empty values are errors (conda's v3 parser and rattler agree;
-//   its classic parser silently keeps the last value). `name` in brackets is ignored with a
-//   warning, as in conda. `key<value` without '=' is an error with a hint (mamba). The extras=
-//   and flags= keys of conda's v3 parser are not supported.
-// - `channel[subdir]::name` (pre-CEP) and a trailing `(target=..., optional)` block are read.
+//   real repodata: kept as text, not evaluated). Empty values are errors (conda agrees).
+//   `name` in brackets is ignored with a warning, as in conda. The extras= and flags= keys of
+//   conda's v3 parser are errors: the classic parser cannot match them. [channel=...] is
+//   applied before [subdir=...], so the bracket subdir wins whatever the order written.
+// - `channel[subdir]::name` (pre-CEP) is read.
 // - Package files (`.conda`, `.tar.bz2`): URLs and paths become name/version/build/channel/
 //   subdir/fn/url when the directory ends in a known subdir; otherwise, as conda, only url and
 //   fn with name `*`. Absolute paths become file:// URLs; relative paths stay as written (a pure
@@ -40,9 +60,11 @@
 //   and not printed (CEP 29).
 // - Names are lowercased; characters allowed are [a-z0-9._-] and '*' (globs), or a `^...$`
 //   regex; a name cannot start with '.' or '-' or contain ".." or "--" (conda's tests), nor end
-//   in .conda or .tar.bz2 (such text is a package file). Control characters are rejected
-//   anywhere, quotes and brackets in a positional build string, and a package path holding
-//   both kinds of quote: none of these could be written back unambiguously.
+//   in .conda or .tar.bz2 (such text is a package file). conda does not check a name pattern
+//   with '*': other characters are accepted there with a warning (it matches nothing), except
+//   quotes, brackets, parentheses, '@', '#' and ':'. Control characters are rejected anywhere,
+//   quotes and brackets in a positional build string, and a package path holding both kinds
+//   of quote: none of these could be written back unambiguously.
 // - to_string() is conda's str(MatchSpec), with these differences, each so that it re-parses to
 //   an equal spec: glob versions go in brackets (conda writes `numpy==1.*.1`, which means
 //   something else); a free build (`=*`) is dropped; a non-exact subdir goes in brackets; the

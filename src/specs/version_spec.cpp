@@ -122,6 +122,10 @@ namespace envcheck::specs
             case VersionOperator::greater_equal:
                 return ">=" + operand;
             case VersionOperator::starts_with:
+                if (has_star && !written_with_operator)
+                {
+                    return std::string(text) + "*"; // `1.2**` starts with the version "1.2*"
+                }
                 if (has_star)
                 {
                     return "=" + std::string(text) + ".*";
@@ -463,11 +467,6 @@ namespace envcheck::specs
             const std::string_view without_trailing_stars =
               clause.substr(0, clause.find_last_not_of('*') + 1);
             VersionConstraint constraint;
-            if (clause.find_last_not_of('*') == std::string_view::npos)
-            {
-                fail(offset, "expected a version before '*'");
-                return std::nullopt;
-            }
             if (without_trailing_stars.find('*') != std::string_view::npos)
             {
                 for (std::size_t i = 0; i < clause.size(); ++i)
@@ -485,8 +484,12 @@ namespace envcheck::specs
             }
             if (without_trailing_stars.size() != clause.size())
             {
-                const std::string_view stem = without_trailing_stars.substr(
-                  0, without_trailing_stars.find_last_not_of('.') + 1);
+                // conda: `V.*` (and `V.**`...) starts with V; otherwise one '*' is dropped, so
+                // `1.2*` starts with 1.2 but `1.2**` with the version "1.2*" and `**` with "*".
+                std::string_view stem = ends_with(clause, ".*")
+                                          ? without_trailing_stars
+                                          : clause.substr(0, clause.size() - 1);
+                stem = stem.substr(0, stem.find_last_not_of('.') + 1);
                 if (stem.empty())
                 {
                     fail(offset, "expected a version before '*'");
@@ -564,7 +567,7 @@ namespace envcheck::specs
             if (op == "=")
             {
                 constraint.op = VersionOperator::starts_with;
-                if (operand.find_first_not_of('*') == std::string_view::npos)
+                if (operand == "*")
                 {
                     return VersionConstraint{}; // "=*": any version
                 }
@@ -573,14 +576,14 @@ namespace envcheck::specs
                     operand.remove_suffix(2);
                     constraint.written_with_star = true;
                 }
-                else if (operand.back() == '*')
+                else if (operand.back() == '*' &&
+                         operand.substr(0, operand.find_last_not_of('*') + 1).find('*') ==
+                           std::string_view::npos)
                 {
-                    const std::string_view stem =
-                      operand.substr(0, operand.find_last_not_of('*') + 1);
-                    if (stem.find('*') == std::string_view::npos)
-                    {
-                        operand = stem.substr(0, stem.find_last_not_of('.') + 1);
-                    }
+                    // As the bare `V*`: one '*' dropped (`=1.7*` is =1.7, `=1.7**` starts with
+                    // the version "1.7*", as conda's MatchSpec reads `pkg=1.7**`).
+                    operand.remove_suffix(1);
+                    operand = operand.substr(0, operand.find_last_not_of('.') + 1);
                 }
             }
             else if (op == "!=")
@@ -633,11 +636,23 @@ namespace envcheck::specs
                 {
                     constraint.prefix = std::make_shared<const Version>(std::move(*prefix));
                 }
-                if (!constraint.prefix)
+                if (!constraint.prefix && operand.find_first_not_of('*') == std::string_view::npos)
                 {
                     fail(operand_offset, "'~=' needs a version with at least two components, "
                                          "e.g. '~=1.4' (>=1.4,1.*)");
                     return std::nullopt;
+                }
+                if (!constraint.prefix)
+                {
+                    // conda accepts `~=1` and fails when it compares (its prefix is empty); mamba,
+                    // behind conda's default solver, reads it as >=1. So do we.
+                    m_spec->m_warnings.push_back(
+                      { offset, operand_offset + operand.size() - offset,
+                        "'~=" + std::string(operand) +
+                          "' needs two components: conda's classic solver fails on it, mamba "
+                          "(conda's default solver) reads it as '>=" +
+                          std::string(operand) + "'; write '>=" + std::string(operand) + "'" });
+                    constraint.op = VersionOperator::greater_equal;
                 }
             }
             constraint.version = std::move(*version);

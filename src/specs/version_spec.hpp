@@ -12,16 +12,21 @@
 //   VersionSpec alone rejects `>= 1.7`). Whitespace inside a version is an error.
 // - "" (empty or blank) is the free spec, as in mamba (conda raises an IndexError).
 // - `=*` is the free spec, as mamba and conda's MatchSpec (`pkg=*`) read it; conda's bare
-//   VersionSpec would look for a version starting with the literal "*".
-// - `=1.7*` is `=1.7` (what conda's MatchSpec makes of `pkg=1.7*`); a '*' elsewhere after an
-//   operator is part of the version, as in conda (`>1.0.0*` compares with the version 1.0.0*,
-//   `=1.*.3` with the version 1.*.3).
+//   VersionSpec would look for a version starting with the literal "*". (`pkg==*` is free too,
+//   by MatchSpec's sanitizing; see match_spec.hpp.)
+// - Trailing stars as conda reads them: `1.2.*` and `1.2*` start with 1.2; otherwise one '*' is
+//   dropped, so `1.2**` starts with the version "1.2*" and `**` with "*" (no real version has
+//   a '*': they match nothing, as in conda). `=1.7*` is `=1.7` (what conda's MatchSpec makes
+//   of `pkg=1.7*`) and `=1.7**` starts with "1.7*"; a '*' elsewhere after an operator is part
+//   of the version, as in conda (`>1.0.0*` compares with the version 1.0.0*, `=1.*.3` with the
+//   version 1.*.3).
 // - `.*` after ==, <, <=, >, >= is ignored with a warning (conda: "superfluous and deprecated");
 //   `!=1.2.*` is "not starting with 1.2"; `~=1.2.*` is an error.
 // - A '*' inside a version without operator (`1.*.1`, `*.3`) is a glob on the version text,
 //   case-sensitive, as conda's regex; `1.2*` and `1.2.*` are starts-with.
-// - `~=` needs at least two components: conda fails at match time on `~=1`, mamba reads it as
-//   `>=1`; we reject it when parsing.
+// - `~=` needs at least two components: conda accepts `~=1` and fails at match time, mamba
+//   (behind conda's default solver) reads it as `>=1`; so do we, with a warning. `~=*` is an
+//   error.
 // - `^...$` regexes are supported (conda; rattler rejects them) and matched against the
 //   version text, case-sensitive, with re.match semantics; they may not contain quotes.
 // - Parentheses nest at most max_nesting deep.

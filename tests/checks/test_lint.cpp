@@ -1,9 +1,13 @@
 #include <algorithm>
+#include <fstream>
 #include <iterator>
 #include <set>
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
+#include "checks/cuda_tables.hpp"
 #include "checks/lint.hpp"
 #include "checks/lint_input.hpp"
 #include "checks/lint_rules.hpp"
@@ -133,13 +137,42 @@ namespace
               "cuda.gpu-build-with-cpuonly",
               { { 5, 5 } } },
             { "pytorch 2.0 with pytorch-cuda 12.1",
-              "  - pytorch=2.0.1\n  - pytorch-cuda=12.1\n",
+              "  - pytorch::pytorch=2.0.1\n  - pytorch-cuda=12.1\n",
               "cuda.pytorch-cuda-unpublished",
               { { 5, 17 } } },
             { "pytorch 2.6 with pytorch-cuda",
-              "  - pytorch=2.6.0\n  - pytorch-cuda=12.4\n",
+              "  - pytorch::pytorch=2.6.0\n  - pytorch-cuda=12.4\n",
               "cuda.pytorch-cuda-unpublished",
               { { 5, 17 } } },
+            // conda's classic parser drops pip extras; rattler and pixi reject them: a warning
+            { "pip extras in a conda spec",
+              "  - imageio[ffmpeg]\n  - fsspec[http]>=0.6\n",
+              "syntax.matchspec-lenient",
+              { { 4, 12 }, { 5, 11 } } },
+            { "the legacy (optional) block",
+              "  - numpy=1.26 (optional)\n",
+              "syntax.matchspec-lenient",
+              { { 4, 16 } } },
+            // conda-forge's cuda112 builds need CUDA 11.2 or a newer 11.x
+            { "cuda112 build with cudatoolkit 11.0",
+              "  - cudatoolkit=11.0\n  - cupy=9.6.0=py39hc3c280e_0_cuda112\n",
+              "cuda.version-mismatch",
+              { { 5, 5 } } },
+            // pytorch 1.x from the pytorch channel: GPU builds for some cudatoolkit minors only
+            { "pytorch 1.9 with cudatoolkit 11.3",
+              "  - pytorch::pytorch=1.9.1\n  - cudatoolkit=11.3\n",
+              "cuda.pytorch-cuda-unpublished",
+              { { 5, 16 } } },
+            // PyPI: two pins of nvidia-cuda-runtime-cu12 (torch 2.3 pins 12.1.105)
+            { "torch 2.3 from PyPI with the CUDA 12.4 runtime wheel",
+              "  - pip=24.0\n  - pip:\n      - torch==2.3.1\n"
+              "      - nvidia-cuda-runtime-cu12==12.4.127\n",
+              "cuda.version-mismatch",
+              { { 7, 9 } } },
+            { "cpuonly and a CUDA build for the same platform",
+              "  - pytorch=2.2.2=*cuda*  # [linux]\n  - cpuonly=2.0  # [linux64]\n",
+              "cuda.gpu-build-with-cpuonly",
+              { { 4, 19 } } },
             { "py39 build with python 3.10",
               "  - python=3.10\n  - pytorch=2.0.1=py3.9_cuda11.8_cudnn8.7.0_0\n",
               "python.build-mismatch",
@@ -195,6 +228,26 @@ namespace
                              "https://download.pytorch.org/whl/cu121\n"
                              "      - -r requirements.txt\n      - -e .\n" },
             { "cpuonly needs no version", "  - cpuonly\n" },
+            // A full conda-forge export: cuda112 builds run on cudatoolkit 11.8 (issue 12).
+            { "cuda112 build with cudatoolkit 11.8",
+              "  - cudatoolkit=11.8.0=h6a678d5_0\n  - cupy=9.6.0=py39hc3c280e_0_cuda112\n"
+              "  - nccl=2.11.4.1=h97a9cb7_0\n" },
+            { "cuda120 build with cuda-version 12.4",
+              "  - cuda-version=12.4\n  - pytorch=2.3.1=cuda120_py311h0b47f0e_300\n" },
+            // cudatoolkit and the nvidia channel's split 11.x packages live side by side (a
+            // real export: AnyLoc's conda-environment.yml, shared corpus).
+            { "cudatoolkit 11.3 next to the cuda 11.7 metapackage",
+              "  - cudatoolkit=11.3.1=h2bc3f7f_2\n  - cuda=11.7.1=0\n"
+              "  - faiss-gpu=1.7.3=py3.8_h28a55e0_0_cuda11.3\n" },
+            { "pytorch 1.10 from the pytorch channel with cudatoolkit 11.3",
+              "  - pytorch::pytorch=1.10.1\n  - cudatoolkit=11.3\n" },
+            // conda's CUDA and PyPI's wheels do not share packages
+            { "cudatoolkit next to cu121 wheels",
+              "  - cudatoolkit=11.8\n  - pip=24.0\n  - pip:\n      - torch==2.3.1+cu121\n" },
+            { "cpuonly on osx, a CUDA build on linux",
+              "  - pytorch=2.2.2=*cuda*  # [linux]\n  - cpuonly=2.0  # [osx]\n" },
+            { "python by platform", "  - python=3.10  # [linux]\n  - python=3.9  # [win]\n"
+                                    "  - numpy=1.26.4=py310h5f9d8c6_0  # [linux]\n" },
         };
         for (const auto& [name, dependencies] : cases)
         {
@@ -227,6 +280,51 @@ namespace
         const auto url = findings_of("channels:\n  - https://conda.anaconda.org/conda-forge/\n  - "
                                      "defaults\ndependencies:\n  - python=3.11\n");
         CHECK(with_rule(url, "repro.defaults-mixed").size() == 1);
+        // The anaconda channel is Anaconda's defaults under another name.
+        for (const std::string anaconda :
+             { "anaconda", "pkgs/main", "https://repo.anaconda.com/pkgs/main" })
+        {
+            CAPTURE(anaconda);
+            const auto mixed_anaconda = findings_of("channels:\n  - " + anaconda +
+                                                    "\n  - conda-forge\ndependencies:\n  - "
+                                                    "python=3.11\n");
+            REQUIRE(with_rule(mixed_anaconda, "repro.defaults-mixed").size() == 1);
+            CHECK(with_rule(mixed_anaconda, "repro.defaults-mixed")[0].position ==
+                  TextPosition{ 3, 5 });
+        }
+        CHECK(with_rule(findings_of("channels:\n  - bioconda/label/main\n  - conda-forge\n"
+                                    "dependencies:\n  - python=3.11\n"),
+                        "repro.defaults-mixed")
+                .empty());
+
+        // conda-forge before pytorch: pytorch comes from conda-forge, pytorch-cuda goes unused.
+        const auto shadowed =
+          findings_of("channels:\n  - conda-forge\n  - pytorch\n  - nvidia\ndependencies:\n"
+                      "  - pytorch=2.0.1\n  - pytorch-cuda=12.1\n");
+        REQUIRE(with_rule(shadowed, "cuda.pytorch-cuda-shadowed").size() == 1);
+        CHECK(with_rule(shadowed, "cuda.pytorch-cuda-shadowed")[0].position ==
+              TextPosition{ 6, 5 });
+        CHECK(with_rule(shadowed, "cuda.pytorch-cuda-shadowed")[0].severity == "warning");
+        // ... and the pytorch channel's table does not apply to conda-forge's pytorch.
+        CHECK(with_rule(shadowed, "cuda.pytorch-cuda-unpublished").empty());
+        for (const std::string fine :
+             { "channels:\n  - pytorch\n  - nvidia\n  - conda-forge\ndependencies:\n"
+               "  - pytorch=2.1.2\n  - pytorch-cuda=12.1\n",
+               "channels:\n  - conda-forge\n  - pytorch\n  - nvidia\ndependencies:\n"
+               "  - pytorch::pytorch=2.1.2\n  - pytorch::pytorch-cuda=12.1\n" })
+        {
+            CAPTURE(fine);
+            CHECK(with_rule(findings_of(fine), "cuda.pytorch-cuda-shadowed").empty());
+        }
+        // pytorch 1.x with cudatoolkit: only pytorch from the pytorch channel is judged.
+        CHECK(with_rule(findings_of("channels:\n  - pytorch\n  - conda-forge\ndependencies:\n"
+                                    "  - pytorch=1.9.1\n  - cudatoolkit=11.3\n"),
+                        "cuda.pytorch-cuda-unpublished")
+                .size() == 1);
+        CHECK(with_rule(findings_of("channels:\n  - conda-forge\n  - pytorch\ndependencies:\n"
+                                    "  - pytorch=1.9.1\n  - cudatoolkit=11.3\n"),
+                        "cuda.pytorch-cuda-unpublished")
+                .empty());
 
         const auto advice =
           findings_of("channels:\n  - conda-forge\ndependencies:\n  - python=3.11\n");
@@ -310,6 +408,143 @@ namespace
         }
     }
 
+    TEST_CASE("lint driver rules judge what the solver installs", "[checks][lint]")
+    {
+        struct DriverCase
+        {
+            std::string name;
+            std::string dependencies;
+            std::string driver;
+            std::string rule;    // "" when nothing fires
+            std::string message; // a part of the message
+        };
+        const std::string pip = "  - pip=24.0\n  - pip:\n";
+        const std::vector<DriverCase> cases{
+            // CUDA from PyPI counts (issue 12)
+            { "a CUDA 12.4 runtime wheel on driver 470",
+              pip + "      - nvidia-cuda-runtime-cu12==12.4.127\n", "470.82.01",
+              "cuda.driver-too-old", "needs CUDA 12.4" },
+            { "CUDA 13 runtime wheels lost the suffix",
+              pip + "      - nvidia-cuda-runtime==13.0.96\n", "570.86.10", "cuda.driver-too-old",
+              "needs CUDA 13.0" },
+            { "torch 2.5 from PyPI brings CUDA 12.4", pip + "      - torch==2.5.1\n", "520.61.05",
+              "cuda.driver-too-old", "torch 2.5 from PyPI brings CUDA 12.4" },
+            { "torch from the cu118 index instead",
+              pip + "      - --extra-index-url https://download.pytorch.org/whl/cu118\n"
+                    "      - torch==2.5.1\n",
+              "470.82.01", "cuda.driver-minor-compat", "needs CUDA 11.8" },
+            { "an open torch range: pip picks the newest", pip + "      - torch>=2.3\n",
+              "550.54.14", "cuda.driver-too-old", "pip picks torch 2.15" },
+            { "tensorflow[and-cuda] 2.15", pip + "      - tensorflow[and-cuda]==2.15.1\n",
+              "470.82.01", "cuda.driver-too-old", "needs CUDA 12.2" },
+            { "jax[cuda12]", pip + "      - jax[cuda12]==0.4.30\n", "470.82.01",
+              "cuda.driver-too-old", "CUDA 12" },
+            { "cupy-cuda12x", pip + "      - cupy-cuda12x==13.3.0\n", "470.82.01",
+              "cuda.driver-too-old", "needs CUDA 12.0" },
+            { "torch wheels with a local version", pip + "      - torch==2.3.1+cu121\n",
+              "470.82.01", "cuda.driver-too-old", "needs CUDA 12.1" },
+            // open conda ranges: the newest pytorch-cuda published for those pytorch versions
+            { "pytorch>=2.3 with pytorch-cuda>=11.6",
+              "  - pytorch::pytorch>=2.3\n  - pytorch-cuda>=11.6\n", "535.104.05",
+              "cuda.driver-minor-compat", "the solver picks pytorch-cuda 12.4" },
+            { "pytorch 2.0 with pytorch-cuda>=11.6",
+              "  - pytorch::pytorch=2.0.1\n  - pytorch-cuda>=11.6\n", "535.104.05", "", "" },
+            { "a Windows-only pin does not bind a Linux fleet", "  - cuda-version=12.4  # [win]\n",
+              "470.82.01", "", "" },
+        };
+        for (const auto& item : cases)
+        {
+            SECTION(item.name)
+            {
+                LintOptions options;
+                options.target_driver = parse_driver_version(item.driver);
+                const auto findings = findings_of(header + item.dependencies, options);
+                INFO(describe(findings));
+                const auto too_old = with_rule(findings, "cuda.driver-too-old");
+                const auto minor = with_rule(findings, "cuda.driver-minor-compat");
+                CHECK(too_old.size() == (item.rule == "cuda.driver-too-old" ? 1U : 0U));
+                CHECK(minor.size() == (item.rule == "cuda.driver-minor-compat" ? 1U : 0U));
+                for (const auto& finding : too_old.empty() ? minor : too_old)
+                {
+                    CHECK(finding.message.find(item.message) != std::string::npos);
+                }
+            }
+        }
+    }
+
+    auto read_file(const std::string& path) -> std::string
+    {
+        std::ifstream in(path, std::ios::binary);
+        INFO(path);
+        REQUIRE(in.good());
+        return { std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>() };
+    }
+
+    TEST_CASE("issue 12: files that failed a healthy CI gate, and the errors that remain",
+              "[checks][lint]")
+    {
+        struct FileCase
+        {
+            std::string path; // under tests/data/envfiles, or the shared corpus
+            std::string driver;
+            // every error and warning: "severity rule line"
+            std::set<std::string> expected;
+        };
+        const std::string data = std::string(ENVCHECK_TEST_DATA_DIR) + "/envfiles/issue12/";
+        const std::string corpus = std::string(ENVCHECK_SHARED_DIR) + "/corpus/envs/";
+        const std::vector<FileCase> cases{
+            { data + "conda-accepts.yml",
+              "",
+              { "warning syntax.matchspec-lenient 11", "warning syntax.matchspec-lenient 12",
+                "warning syntax.matchspec-lenient 13", "warning syntax.matchspec-lenient 15",
+                "warning syntax.matchspec-lenient 16", "warning syntax.matchspec-lenient 17" } },
+            { data + "conda-forge-export-cuda112.yml", "", {} },
+            { data + "pypi-cuda12.yml", "470.82.01", { "error cuda.driver-too-old 12" } },
+            { data + "pytorch-after-conda-forge.yml",
+              "",
+              { "warning cuda.pytorch-cuda-shadowed 12" } },
+            { data + "pytorch1-cudatoolkit.yml", "", { "error cuda.pytorch-cuda-unpublished 12" } },
+            { data + "open-ranges.yml", "535.104.05", { "warning cuda.driver-minor-compat 13" } },
+            { data + "cpuonly-by-platform.yml", "", {} },
+            // Real files (shared corpus, from public repositories): an export with cudatoolkit
+            // 11.3 for faiss next to the nvidia channel's cuda 11.7 for pytorch-cuda, which
+            // reported three cuda.version-mismatch errors; pairs the pytorch channel did publish.
+            { corpus + "AnyLoc__AnyLoc__conda-environment.yml",
+              "",
+              { "warning repro.defaults-mixed 6" } },
+            { corpus + "NVlabs__stylegan3__environment.yml", "", {} },
+            { corpus + "NVlabs__eg3d__eg3d_environment.yml", "", {} },
+            { corpus + "rapidsai__cudf__conda_environments_cudf_dev_cuda10.1.yml",
+              "",
+              { "warning syntax.matchspec-lenient 36", "warning repro.defaults-mixed 9",
+                "warning repro.pip-url-unpinned 64", "warning repro.pip-url-unpinned 65",
+                "warning repro.pip-url-unpinned 66" } },
+        };
+        for (const auto& item : cases)
+        {
+            SECTION(item.path.substr(item.path.rfind('/') + 1))
+            {
+                LintOptions options;
+                if (!item.driver.empty())
+                {
+                    options.target_driver = parse_driver_version(item.driver);
+                }
+                const auto findings = lint_text(read_file(item.path), options);
+                INFO(describe(findings));
+                std::set<std::string> actual;
+                for (const auto& finding : findings)
+                {
+                    if (finding.severity != "info" && finding.rule != "repro.unpinned")
+                    {
+                        actual.insert(finding.severity + " " + finding.rule + " " +
+                                      std::to_string(finding.position.line));
+                    }
+                }
+                CHECK(actual == item.expected);
+            }
+        }
+    }
+
     TEST_CASE("lint reports a file that does not load as one finding", "[checks][lint]")
     {
         const auto findings = findings_of("name: a\nname: b\ndependencies: []\n");
@@ -360,10 +595,79 @@ namespace
         CHECK(ids.size() == envcheck::formats::loader_rules().size() + lint_rules().size());
     }
 
+    TEST_CASE("the pytorch tables hold what the pytorch channel's repodata holds", "[checks][lint]")
+    {
+        // The real linux-64 repodata of the pytorch channel (conda/rattler test-data, shared
+        // corpus): every GPU build of 1.5 to 2.1 and the CUDA minor it depends on.
+        std::ifstream in(std::string(ENVCHECK_SHARED_DIR) +
+                         "/corpus/conda-meta/conda__rattler__test-data_channels_pytorch_linux-64_"
+                         "repodata.json");
+        REQUIRE(in.good());
+        const auto repodata = nlohmann::json::parse(in);
+        std::set<std::pair<std::string, std::string>> builds; // {pytorch minor, cuda minor}
+        for (const char* key : { "packages", "packages.conda" })
+        {
+            if (!repodata.contains(key) || !repodata.at(key).is_object())
+            {
+                continue;
+            }
+            for (const auto& [file, record] : repodata.at(key).items())
+            {
+                if (record.at("name") != "pytorch")
+                {
+                    continue;
+                }
+                const std::string version = record.at("version");
+                const std::string minor = version.substr(0, version.rfind('.'));
+                for (const auto& depend : record.at("depends"))
+                {
+                    const std::string text = depend;
+                    for (const std::string prefix : { "cudatoolkit >=", "pytorch-cuda >=" })
+                    {
+                        if (text.rfind(prefix, 0) == 0)
+                        {
+                            builds.emplace(
+                              minor, text.substr(prefix.size(), text.find(',') - prefix.size()));
+                        }
+                    }
+                }
+            }
+        }
+        REQUIRE(builds.size() > 30);
+        auto row_of = [](const std::vector<PytorchCudaRow>& table, const std::string& minor)
+        {
+            const auto row = std::find_if(table.begin(), table.end(),
+                                          [&](const auto& r) { return r.pytorch == minor; });
+            return row == table.end() ? std::vector<std::string_view>{} : row->cuda;
+        };
+        std::set<std::string> minors;
+        for (const auto& [minor, cuda] : builds)
+        {
+            CAPTURE(minor, cuda);
+            minors.insert(minor);
+            const auto published = minor == "1.13" || minor.rfind("2.", 0) == 0
+                                     ? row_of(pytorch_cuda_table(), minor)
+                                     : row_of(pytorch_cudatoolkit_table(), minor);
+            CHECK(std::find(published.begin(), published.end(), cuda) != published.end());
+        }
+        // ... and nothing more for the releases the repodata covers (1.5 is also 1.5.0's).
+        for (const auto& minor : minors)
+        {
+            CAPTURE(minor);
+            const bool pytorch_cuda = minor == "1.13" || minor.rfind("2.", 0) == 0;
+            const auto published = pytorch_cuda ? row_of(pytorch_cuda_table(), minor)
+                                                : row_of(pytorch_cudatoolkit_table(), minor);
+            for (const auto cuda : published)
+            {
+                CHECK(builds.count({ minor, std::string(cuda) }) == 1);
+            }
+        }
+    }
+
     TEST_CASE("pytorch_cuda_table", "[checks][lint]")
     {
         // pytorch channel repodata (shared corpus) and pytorch.org "previous versions".
-        const auto& table = rules::pytorch_cuda_table();
+        const auto& table = pytorch_cuda_table();
         REQUIRE(table.size() == 7);
         CHECK(table.front().pytorch == "1.13");
         CHECK(table.front().cuda == std::vector<std::string_view>{ "11.6", "11.7" });
@@ -384,6 +688,23 @@ namespace
         CHECK(cuda_in_wheel_tag("--extra-index-url https://download.pytorch.org/whl/cu118") ==
               "11.8");
         CHECK(cuda_in_wheel_tag("torch==2.3.1+cpu") == "");
+        CHECK(cuda_build_spec("cuda112py39h6183b62_0") == ">=11.2,<12");
+        CHECK(cuda_build_spec("cuda120_py311h1234567_300") == ">=12.0,<13");
+        CHECK(cuda_build_spec("py3.9_cuda11.8_cudnn8.7.0_0") == "11.8.*");
+        CHECK(cuda_build_spec("cuda12*") == "12.*");
+        CHECK(cuda_build_spec("cpu_py39h1234567_0").empty());
+        CHECK(cuda_in_wheel_tag("jaxlib==0.4.20+cuda12.cudnn89") == "12");
+        CHECK(selectors_overlap("", "win"));
+        CHECK(selectors_overlap("linux", "linux64"));
+        CHECK(selectors_overlap("unix", "osx"));
+        CHECK_FALSE(selectors_overlap("linux", "win"));
+        CHECK_FALSE(selectors_overlap("osx", "not unix"));
+        CHECK(selectors_overlap("py>=38", "win")); // not a platform: assumed to overlap
+        CHECK(is_anaconda_channel("anaconda"));
+        CHECK(is_anaconda_channel("https://repo.anaconda.com/pkgs/main/"));
+        CHECK(is_anaconda_channel("https://conda.anaconda.org/anaconda"));
+        CHECK_FALSE(is_anaconda_channel("conda-forge"));
+        CHECK_FALSE(is_anaconda_channel("pkgs/msys2"));
         CHECK(is_cuda_package("cudatoolkit"));
         CHECK(is_cuda_package("cuda-version"));
         CHECK(is_cuda_package("pytorch-cuda"));

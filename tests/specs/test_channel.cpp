@@ -49,6 +49,10 @@ namespace
             { "https://repo.anaconda.com/pkgs/main/osx-64", "pkgs/main", "defaults" },
             { "pkgs/r", "pkgs/r", "defaults" },
             { "defaults", "defaults", "defaults" },
+            // Not part of defaults on Linux (conda.models on Linux, differential testing).
+            { "pkgs/msys2", "pkgs/msys2", "pkgs/msys2" },
+            { "https://repo.anaconda.com/pkgs/msys2/win-64", "https://repo.anaconda.com/pkgs/msys2",
+              "https://repo.anaconda.com/pkgs/msys2" },
             { "https://repo.prefix.dev/my-channel/", "https://repo.prefix.dev/my-channel",
               "https://repo.prefix.dev/my-channel" },
             { "", "", "" },
@@ -78,6 +82,8 @@ namespace
             { "defaults", "pkgs/main", true },
             { "defaults", "https://repo.anaconda.com/pkgs/r/noarch", true },
             { "pkgs/main", "defaults", false },
+            { "defaults", "https://repo.anaconda.com/pkgs/msys2/win-64", false },
+            { "pkgs/msys2", "https://repo.anaconda.com/pkgs/main", false },
             { "https://repo.anaconda.com/pkgs/main", "defaults", false },
             { "https://repo.anaconda.com/pkgs/main", "https://repo.anaconda.com/pkgs/main/linux-64",
               true },
@@ -109,6 +115,9 @@ namespace
         const auto member = Channel::parse("pkgs/main").value();
         CHECK(member.canonical_name() == "defaults");
         CHECK(member.for_spec().to_string() == "defaults");
+        const auto msys2 = Channel::parse("pkgs/msys2").value();
+        CHECK(msys2.canonical_name() == "pkgs/msys2"); // conda on Linux: not in defaults
+        CHECK(msys2.for_spec().to_string() == "pkgs/msys2");
         CHECK(Channel::parse("/srv/channel").value().kind() == Channel::Kind::path);
         CHECK(Channel::parse("C:\\channel").value().kind() == Channel::Kind::path);
         CHECK(Channel::parse("http://host:8080/channel").value().kind() == Channel::Kind::url);
@@ -130,6 +139,7 @@ namespace
             { "conda-forge::", 11, "unexpected ':'" },
             { "a=b", 1, "invalid character '='" },
             { "^(x$", 1, "missing ')'" },
+            { "con(optional)da", 3, "invalid character '('" }, // would read as a legacy block
         };
         for (const auto& bad : table)
         {

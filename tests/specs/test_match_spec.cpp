@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -216,7 +217,11 @@ namespace
                "numpy!=1.10.*", "cuda-version >=12,<13", "foo[license=MIT,license_family=mit]",
                "foo[channel=conda-forge/osx-arm64]",
                // A URL under the alias whose short name would read back as a glob (fuzzer find).
-               "https://conda.anaconda.org/conda-forge/linux-32/nu*)::mpy" })
+               "https://conda.anaconda.org/conda-forge/linux-32/nu*)::mpy",
+               // A bracket version starting with '==' that conda's sanitizing would change,
+               // and forms conda accepts (round-trip run over random and corpus specs).
+               "numpy ==1.2a1,==1.3* py_0", "pkg ==1.2* | >=2 b", "pkg 1.2**", "pkg ** b",
+               "fsspec[http]>=0.6", "pkg=1.2 (target=x, optional)", "numpy (1.7|1.8),<2" })
         {
             CAPTURE(text);
             const MatchSpec parsed = spec(text);
@@ -267,19 +272,21 @@ namespace
             { "pack@ge", 4, "invalid character '@' in package name" },
             { "pkg..name", 3, "a package name cannot contain '..'" },
             { "-pkg", 0, "a package name cannot start with '-'" },
-            { "numpy 1.2 py_0 extra", 14, "at most three fields" },
+            // conda's classic parser accepts these but drops the constraint, so conda would
+            // install something the file did not ask for.
             { "numpy[version>2]", 13, "expected '=' after 'version'; write version='>2'" },
+            { "numpy[ version = 1 ]", 14, "(spaces around '='); write version=1" },
+            { "numpy[version=>=1,<2]", 18, "drops '<2' silently: quote a value" },
             { "numpy[versoin=2]", 6, "unknown key 'versoin'; did you mean 'version'?" },
-            { "numpy[build=1,build=2]", 14, "'build' is given twice" },
+            { "numpy[extras=a]", 6, "conda's classic parser cannot match 'extras'" },
             { "numpy[build=]", 12, "empty value for 'build'" },
             { "numpy[version='1.2]", 14, "missing closing '" },
             { "numpy[version=1.2", 5, "missing ']'" },
             { "numpy[build=1][version=2]", 14, "only one [key=value] list is allowed" },
-            { "numpy[build=1] 1.2", 15, "unexpected text after the ']'" },
             { "conda-forge::::numpy", 11, "unexpected ':' in a channel" },
             { "numpy ==", 8, "expected a version after '=='" },
             { "numpy 1.2.3<4", 11, "invalid character '<' in version" },
-            { "numpy[version='~=1']", 17, "'~=' needs a version with at least two components" },
+            { "numpy[version='~=*']", 17, "'~=' needs a version with at least two components" },
             { "^(aaaa$", 1, "missing ')'" },
             { "https://x/linux-64/numpy.conda", 19, "<name>-<version>-<build>" },
             // Found by fuzz_match_spec: a pattern cannot be a package's location, and a channel
@@ -292,6 +299,10 @@ namespace
               "a channel ends in one subdir at most, not 'linux-64/linux-64'" },
             { "numpy[channel=conda-forge/noarch/linux-64]", 14,
               "a channel ends in one subdir at most, not 'noarch/linux-64'" },
+            // Found by fuzz_match_spec: once the last (...) block is cut out, a '(' left in the
+            // channel would be read as that block when the spec is written back.
+            { "con(optional)da-forge/linux-:46:num*<=1.2 *[ffmpeg](optional)", 3,
+              "invalid character '(' in a channel" },
         };
         for (const auto& bad : table)
         {
@@ -304,6 +315,101 @@ namespace
         // The message a user sees, with the column.
         CHECK(MatchSpec::parse("numpy>=").error().to_string().rfind(
                 "expected a version after '>=' at column 8 of 'numpy>='", 0) == 0);
+    }
+
+    TEST_CASE("MatchSpec accepts what conda's classic parser accepts", "[specs][MatchSpec]")
+    {
+        // Each spec was run through conda.models.match_spec (conda 0f64223, classic parser):
+        // conda accepts it and reads it as `same_as`; we do too, with a warning where conda
+        // ignores part of it or rattler, pixi or mamba would reject it.
+        struct Case
+        {
+            const char* spec;
+            const char* same_as;
+            const char* warning; // "" when none
+        };
+        const std::vector<Case> table = {
+            // pip extras: conda drops [ffmpeg]; rattler and pixi reject it
+            { "imageio[ffmpeg]", "imageio", "silently drops [ffmpeg]" },
+            { "fsspec[http]>=0.6", "fsspec>=0.6", "rattler and pixi reject" },
+            { "uvicorn[standard] >=0.12,<0.18", "uvicorn >=0.12,<0.18", "drops [standard]" },
+            { "ray[default,data] >=2.9.0,<3.0.0", "ray >=2.9.0,<3.0.0", "[default,data]" },
+            { "pkg[extra, version=1]", "pkg==1", "drops [extra]" },
+            // _sanitize_version_str: `==` goes when there is no build
+            { "pkg==*", "pkg", "" },
+            { "pkg==*=b", "pkg=*=b", "" },
+            { "numpy==1.7.*", "numpy=1.7", "" },
+            { "pkg ===1.2", "pkg==1.2", "" },
+            { "pkg =>1.2", "pkg[version='>1.2*']", "'=>' is not an operator" },
+            { "pkg ~=1", "pkg>=1", "mamba (conda's default solver) reads it as '>=1'" },
+            // the legacy (target=..., optional) block, after any spec
+            { "pkg=1.2 (target=x, optional)", "pkg=1.2[optional]", "legacy '(...)' block" },
+            { "pkg>=1 (target=x)", "pkg>=1", "legacy '(...)' block" },
+            { "numpy (optional) 1.0", "numpy 1.0[optional]", "legacy '(...)' block" },
+            { "pkg(optional)", "pkg[optional]", "legacy '(...)' block" },
+            { "pkg[build=3](target=blarg,optional)", "pkg[build=3,optional]", "legacy" },
+            { "pkg[target=x]", "pkg", "legacy keyword" },
+            // brackets anywhere; a key twice (the last wins); what brackets replace is not read
+            { "numpy[build=1] 1.2", "numpy 1.2 1", "only at its end" },
+            { "pkg[version=1.0]x", "pkgx==1.0", "only at its end" },
+            { "numpy[version=1]>=2", "numpy==1", "'>=2' is ignored" },
+            { "numpy 1.2.3.4..[version=1]", "numpy==1", "is ignored" },
+            { "numpy[build=1,build=2]", "numpy[build=2]", "given twice" },
+            { "pkg[]", "pkg", "" },
+            // conda's build is everything after the separator: no package has it
+            { "numpy 1.2 py_0 extra", "numpy==1.2[build='py_0 extra']", "one build string" },
+            // the key order does not decide: [subdir] wins over a channel's subdir
+            { "pkg[subdir=win-64,channel=conda-forge/linux-64]", "conda-forge/win-64::pkg", "" },
+            { "pkg[channel=conda-forge/linux-64,subdir=win-64]", "conda-forge/win-64::pkg", "" },
+            { "conda-forge/linux-64::pkg[subdir=win-64]", "conda-forge/win-64::pkg", "" },
+            { "conda-forge/linux-64::pkg[channel=bioconda]", "bioconda/linux-64::pkg", "" },
+            // pkgs/msys2 is part of defaults only on Windows
+            { "pkgs/msys2::pkg", "pkgs/msys2::pkg", "" },
+            { "pkgs/r::pkg", "defaults::pkg", "" },
+            // CEP 29 allows a parenthesized version; conda's classic parser drops or rejects it
+            { "numpy (1.7|1.8)", "numpy[version='1.7|1.8']", "drops or rejects this version" },
+        };
+        for (const auto& c : table)
+        {
+            CAPTURE(c.spec);
+            const MatchSpec parsed = spec(c.spec);
+            CHECK(parsed == spec(c.same_as));
+            CHECK(spec(parsed.to_string()) == parsed);
+            const std::string warning = c.warning;
+            if (warning.empty())
+            {
+                CHECK(parsed.warnings().empty());
+                continue;
+            }
+            const bool found = std::any_of(
+              parsed.warnings().begin(), parsed.warnings().end(),
+              [&](const auto& w) { return w.message.find(warning) != std::string::npos; });
+            CHECK(found);
+            for (const auto& w : parsed.warnings())
+            {
+                CHECK(w.offset + w.length <= std::string_view(c.spec).size());
+            }
+        }
+
+        // `V**` starts with the version "V*", `**` with "*" (conda.models); `pkg=*` is any.
+        CHECK(spec("pkg 1.2**").matches(record("pkg", "1.2*", "0")));
+        CHECK_FALSE(spec("pkg 1.2**").matches(record("pkg", "1.2.3", "0")));
+        CHECK(spec("pkg **").version() == spec("pkg=**").version());
+        CHECK(spec("pkg **").version() == spec("pkg[version=**]").version());
+        CHECK_FALSE(spec("pkg **").matches(record("pkg", "1.2", "0")));
+        CHECK(spec("pkg=*").version().is_free());
+        CHECK(spec("pkg==*").matches(record("pkg", "1.2", "0")));
+        CHECK(spec("pkgs/msys2::pkg").to_string() == "pkgs/msys2::pkg");
+        CHECK_FALSE(
+          spec("defaults::pkg")
+            .matches(record("pkg", "1.0", "0", "https://repo.anaconda.com/pkgs/msys2", "win-64")));
+        // Spans still point into the text as written, past the cut-out pieces.
+        const std::string text = "fsspec[http]>=0.6";
+        const auto span = spec(text).span(SpecField::version).value();
+        CHECK(text.substr(span.offset, span.length) == ">=0.6");
+        const std::string legacy = "numpy (optional) 1.0";
+        const auto version = spec(legacy).span(SpecField::version).value();
+        CHECK(legacy.substr(version.offset, version.length) == "1.0");
     }
 
     TEST_CASE("MatchSpec warnings", "[specs][MatchSpec]")

@@ -119,6 +119,11 @@ namespace
           "rattler checks digest lengths; conda compares strings" },
         { "foo 3.0.* [version=1.2.3]",
           "rattler strict mode; in conda the bracket value overrides" },
+        { "foo 3.0.* [build=baz, fn='/home/foo.tar.bz2', build='foobar']",
+          "rattler strict mode; conda accepts it (the last build wins), so we do, with a warning" },
+        { "ray[default,data] >=2.9.0,<3.0.0",
+          "rattler rejects pip extras; conda's classic parser drops them, so we accept the spec "
+          "with a warning" },
         { "foo 3.0.* foo[build='foobar']",
           "rattler strict mode; in conda the bracket value overrides" },
         { "foo[when=\"python >=3.6\"]",

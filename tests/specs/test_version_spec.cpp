@@ -73,6 +73,24 @@ namespace
             { ">=1,(<2|>=3)", "0.5", false },
             { "(>=1,<2)|>=3", "2.5", false },
             { " ( >=1 , <2 ) | >= 3 ", "3", true }, // whitespace around tokens and operators
+            // Trailing stars as conda.models.version reads them (0f64223): `V.*` and `V*` start
+            // with V; otherwise one '*' is dropped, so `V**` starts with the version "V*".
+            { "1.2**", "1.2*", true },
+            { "1.2**", "1.2*.3", true },
+            { "1.2**", "1.2", false },
+            { "1.2**", "1.2.3", false },
+            { "**", "*", true },
+            { "**", "1.2", false },
+            { "***", "**", true },
+            { "1.**", "1.*", true },
+            { "1.**", "1.2", false },
+            { "=1.2**", "1.2*", true },
+            { "=1.2**", "1.2.3", false },
+            // conda accepts ~=1 and fails when it compares; mamba, behind conda's default
+            // solver, reads it as >=1 (warning)
+            { "~=1", "1", true },
+            { "~=1", "3.2", true },
+            { "~=1", "0.9", false },
         };
         for (const auto& c : table)
         {
@@ -101,13 +119,13 @@ namespace
             { "===3.3", 0, "invalid operator '==='" },
             { "~", 0, "invalid operator '~'" },
             { "~=1.2.*", 5, "'~=' cannot be combined with '.*'" },
-            { "~=1", 2, "'~=' needs a version with at least two components" },
+            { "~=*", 2, "'~=' needs a version with at least two components" },
             { "1.2 3", 3, "unexpected whitespace in a version" },
             { ">= 1.2 3", 6, "unexpected whitespace in a version" },
             { "^1.5", 0, "a regular expression must end with '$'" },
             { "1.5$", 0, "a regular expression must start with '^'" },
             { "^(1.5$", 1, "missing ')'" },
-            { "**", 0, "expected a version before '*'" },
+            { ".*", 0, "expected a version before '*'" },
             { "1.*.&", 4, "invalid character '&' in a version pattern" },
             { ">=1.2..3", 6, "empty version component" },
             { "1.2,>3!", 7, "expected a version after '!'" },
