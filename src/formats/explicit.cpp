@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "formats/pip_reference.hpp"
 #include "util/strings.hpp"
 
 namespace envcheck::formats
@@ -24,44 +25,31 @@ namespace envcheck::formats
               "#<md5> or #sha256:<sha256> fragment (CEP 23)");
         }
 
-        // "# pip name @ url#sha256=hex" (conda-lock's explicit render).
-        auto pip_comment(std::string_view comment) -> std::optional<model::Package>
+        // "# pip <requirement>" (conda-lock's explicit render: "name @ url#sha256=hex", a VCS URL,
+        // or "name === version"): the requirement as pip reads it, without credentials; a note
+        // for a line that is none, or that names no package (a local project: "./").
+        void read_pip_comment(std::string_view requirement, std::size_t line_number,
+                              model::Lock& lock)
         {
-            auto rest = util::trim(comment.substr(1));
-            if (!rest.starts_with("pip "))
+            auto package = package_from_pip_line(util::trim(requirement));
+            const std::string where = "line " + std::to_string(line_number) + ": ";
+            if (!package)
             {
-                return std::nullopt;
+                lock.notes.push_back(where + "'# pip' line is not a pip requirement; not read");
+                return;
             }
-            rest = util::trim(rest.substr(4));
-            const auto at = rest.find(" @ ");
-            if (at == std::string_view::npos)
+            if (package->name.empty())
             {
-                return std::nullopt;
+                lock.notes.push_back(where + "'# pip " + std::string(util::trim(requirement)) +
+                                     "' installs a local project without naming it; not compared");
+                return;
             }
-            model::Package package;
-            package.manager = model::Manager::pip;
-            package.name = std::string(util::trim(rest.substr(0, at)));
-            std::string_view url = util::trim(rest.substr(at + 3));
-            if (const auto hash = url.find("#sha256="); hash != std::string_view::npos)
+            package->url = strip_credentials(package->url);
+            if (package->direct_url)
             {
-                package.sha256 = util::to_lower(url.substr(hash + 8));
-                url = url.substr(0, hash);
+                package->direct_url->url = strip_credentials(package->direct_url->url);
             }
-            package.url = strip_credentials(url);
-            // The version is the second dash-separated field of a wheel or sdist file name.
-            const auto slash = url.rfind('/');
-            const auto filename = slash == std::string_view::npos ? url : url.substr(slash + 1);
-            const auto pieces = util::split(filename, '-');
-            if (pieces.size() >= 2 && (filename.ends_with(".whl") || filename.ends_with(".tar.gz")))
-            {
-                auto version = pieces[1];
-                if (pieces.size() == 2 && version.ends_with(".tar.gz"))
-                {
-                    version.remove_suffix(7);
-                }
-                package.version = std::string(version);
-            }
-            return package;
+            lock.packages.push_back(std::move(*package));
         }
     }
 
@@ -205,12 +193,9 @@ namespace envcheck::formats
                 {
                     lock.machine.platform = std::string(util::trim(comment.substr(9)));
                 }
-                else if (in_body)
+                else if (in_body && comment.starts_with("pip "))
                 {
-                    if (auto pip = pip_comment(line))
-                    {
-                        lock.packages.push_back(std::move(*pip));
-                    }
+                    read_pip_comment(comment.substr(4), line_number, lock);
                 }
                 continue;
             }

@@ -3,9 +3,10 @@
 //
 // Every line after the @EXPLICIT marker is a URL or path of a .conda / .tar.bz2 artifact with
 // an optional #<md5> or #[sha256:]<sha256> fragment; `# platform: X` before the marker names
-// the platform; conda-lock's `# pip name @ url#sha256=...` comment lines are read as pip
-// packages. Credentials in URLs (user:password@, anaconda.org /t/<token>/) are dropped: a lock
-// check never needs them and reports must not show them.
+// the platform; conda-lock's `# pip <requirement>` comment lines (`name @ url#sha256=...`, VCS
+// URLs; formats/pip_reference.hpp) are read as pip packages. Credentials in URLs (user:password@,
+// anaconda.org /t/<token>/) are dropped: a lock check never needs them and reports must not show
+// them.
 #ifndef ENVCHECK_FORMATS_EXPLICIT_HPP
 #define ENVCHECK_FORMATS_EXPLICIT_HPP
 
