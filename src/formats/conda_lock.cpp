@@ -89,13 +89,10 @@ namespace envcheck::formats
             model::Package package;
             if (*manager == model::Manager::conda)
             {
-                const std::string url = text(entry, "url");
-                if (auto from_url = package_from_url(url))
+                const auto url = entry.text("url");
+                if (!read_artifact_url(url, package))
                 {
-                    package = std::move(*from_url);
-                }
-                else
-                {
+                    package = model::Package{};
                     package.url = strip_credentials(url);
                 }
                 if (std::string build = text(entry, "build"); !build.empty())

@@ -36,6 +36,10 @@ namespace envcheck::formats
     // (the URL up to the subdir) and url; credentials removed.
     [[nodiscard]] auto package_from_url(std::string_view url) -> std::optional<model::Package>;
 
+    // The same in place: fills the conda fields of `package` (the readers of long locks build
+    // each package once); false, leaving it unspecified, when the URL is no artifact's.
+    [[nodiscard]] auto read_artifact_url(std::string_view url, model::Package& package) -> bool;
+
     // The URL without user:password@ and without an anaconda.org "/t/<token>" segment.
     [[nodiscard]] auto strip_credentials(std::string_view url) -> std::string;
 

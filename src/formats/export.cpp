@@ -48,6 +48,10 @@ namespace envcheck::formats
             }
             if (!categories.empty())
             {
+                // main first, the others by name
+                std::sort(categories.begin(), categories.end(),
+                          [](const std::string& a, const std::string& b)
+                          { return a == "main" ? b != "main" : (b != "main" && a < b); });
                 text += "# conda-lock categories: " + util::join(categories, ", ") + "\n";
             }
             return text;

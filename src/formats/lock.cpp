@@ -399,16 +399,38 @@ namespace envcheck::formats
             return {};
         }
 
-        auto has_top_level_key(std::string_view text, std::string_view key) -> bool
+        // What tells the formats apart, from one pass over the lines (a lock can be 10 MB).
+        struct Markers
         {
+            bool explicit_marker = false; // a line reading @EXPLICIT
+            bool environments = false;    // top-level keys
+            bool package = false;
+            bool metadata = false;
+            bool version = false;
+        };
+
+        auto scan_markers(std::string_view text) -> Markers
+        {
+            Markers found;
+            const auto key = [](std::string_view line, std::string_view name)
+            { return line.starts_with(name) && line.substr(name.size()).starts_with(":"); };
             for (const auto line : util::split_lines(text))
             {
-                if (line.starts_with(key) && line.substr(key.size()).starts_with(":"))
+                if (line.size() < 40 && util::trim(line) == "@EXPLICIT")
                 {
-                    return true;
+                    found.explicit_marker = true;
+                    continue;
                 }
+                if (line.empty() || !util::is_alpha(line.front()))
+                {
+                    continue; // nested YAML, list items and comments name no top-level key
+                }
+                found.environments = found.environments || key(line, "environments");
+                found.package = found.package || key(line, "package");
+                found.metadata = found.metadata || key(line, "metadata");
+                found.version = found.version || key(line, "version");
             }
-            return false;
+            return found;
         }
     }
 
@@ -585,15 +607,16 @@ namespace envcheck::formats
         {
             return model::LockFormat::envcheck;
         }
-        if (is_explicit_file(text))
+        const Markers markers = scan_markers(text);
+        if (markers.explicit_marker)
         {
             return model::LockFormat::explicit_;
         }
-        if (has_top_level_key(text, "environments"))
+        if (markers.environments)
         {
             return model::LockFormat::pixi;
         }
-        if (has_top_level_key(text, "package") || has_top_level_key(text, "metadata"))
+        if (markers.package || markers.metadata)
         {
             return model::LockFormat::conda_lock;
         }
@@ -607,7 +630,7 @@ namespace envcheck::formats
               "or hashes",
               where, "use `conda list --explicit --sha256` or `envcheck lock` to write a lock"));
         }
-        if (has_top_level_key(text, "version"))
+        if (markers.version)
         {
             return util::unexpected(util::make_error(
               util::ErrorKind::unsupported,
@@ -739,11 +762,20 @@ namespace envcheck::formats
               outline.environments.empty() ? std::string("default") : outline.environments.front(),
               {} });
         }
-        for (const auto& selection : selections)
+        std::vector<util::Result<model::Lock>> locks;
+        if (*format == model::LockFormat::pixi)
         {
-            auto lock = *format == model::LockFormat::pixi
-                          ? read_pixi_lock(root, file_name, selection)
-                          : read_conda_lock(root, file_name, selection);
+            locks = read_pixi_locks(root, file_name, selections);
+        }
+        else
+        {
+            for (const auto& selection : selections)
+            {
+                locks.push_back(read_conda_lock(root, file_name, selection));
+            }
+        }
+        for (const auto& lock : locks)
+        {
             if (!lock && lock.error().kind != util::ErrorKind::usage)
             {
                 return util::unexpected(lock.error());

@@ -1,6 +1,6 @@
 #include "formats/pixi_lock.hpp"
 
-#include <unordered_map>
+#include <algorithm>
 #include <utility>
 
 #include "formats/explicit.hpp"
@@ -50,14 +50,6 @@ namespace envcheck::formats
             return { kind == "pypi" || kind == "conda" ? kind : std::string_view(), locator };
         }
 
-        auto key_of(const Reference& reference) -> std::string
-        {
-            std::string key(reference.kind);
-            key += '\n';
-            key += reference.locator;
-            return key;
-        }
-
         // v6 omits build_number when the build string's last '_' field states it ("h59595ed_3"
         // -> 3); it is 0 when that field is not a number.
         auto build_number_of(const Node& entry, const std::string& build)
@@ -89,16 +81,11 @@ namespace envcheck::formats
           -> model::Package
         {
             model::Package package;
-            if (auto from_url = package_from_url(location))
+            is_source = !read_artifact_url(location, package);
+            if (is_source)
             {
-                package = std::move(*from_url);
-                is_source = false;
-            }
-            else
-            {
-                package.manager = model::Manager::conda;
+                package = model::Package{};
                 package.url = strip_credentials(location);
-                is_source = true;
             }
             for (const auto& [field, target] :
                  { std::pair{ "name", &package.name }, std::pair{ "version", &package.version },
@@ -192,6 +179,37 @@ namespace envcheck::formats
             return true;
         }
 
+        // The packages list sorted by location: one allocation, views into the document.
+        struct Keyed
+        {
+            std::string_view locator;
+            std::string_view kind;
+            std::size_t index;
+        };
+
+        auto by_location(const Keyed& a, const Keyed& b) -> bool
+        {
+            return a.locator < b.locator || (a.locator == b.locator && a.index < b.index);
+        }
+
+        auto build_index(const Node& packages, bool tagged) -> std::vector<Keyed>
+        {
+            std::vector<Keyed> index;
+            index.reserve(packages.size());
+            for (std::size_t i = 0; i < packages.size(); ++i)
+            {
+                const Node entry = packages.item(i);
+                const Reference reference =
+                  tagged ? tagged_reference_of(entry) : reference_of(entry);
+                if (!reference.kind.empty())
+                {
+                    index.push_back(Keyed{ reference.locator, reference.kind, i });
+                }
+            }
+            std::sort(index.begin(), index.end(), by_location);
+            return index;
+        }
+
         struct PlatformChoice
         {
             std::string key;    // what the environments' package lists are keyed by
@@ -280,166 +298,198 @@ namespace envcheck::formats
 
     }
 
-    auto read_pixi_lock(const yaml::Node& root, std::string_view file_name,
-                        const LockSelection& selection) -> util::Result<model::Lock>
+    namespace
     {
-        const util::SourceLocation file_location{ std::string(file_name), 0, 0 };
-        const std::string version_text = text(root, "version");
-        const auto version = util::parse_int(version_text);
-        if (!version)
+        auto read_selection(const yaml::Node& root, std::string_view file_name,
+                            const LockSelection& selection, const std::vector<Keyed>* prebuilt)
+          -> util::Result<model::Lock>
         {
-            return util::unexpected(lock_yaml::error(
-              util::ErrorKind::parse, "not a pixi.lock: no integer 'version' key", file_location));
-        }
-        const auto version_location = root.get("version").location(file_name);
-        if (*version < oldest_version)
-        {
-            return util::unexpected(lock_yaml::error(
-              util::ErrorKind::unsupported,
-              "pixi.lock version " + version_text +
-                " with an 'environments' key: versions 1 to 3 have conda-lock's layout "
-                "(metadata, package), versions 4 to 7 have environments",
-              version_location, "re-lock with a current pixi (`pixi lock`)"));
-        }
-        if (*version > newest_version)
-        {
-            return util::unexpected(lock_yaml::error(
-              util::ErrorKind::unsupported,
-              "pixi.lock version " + version_text + " is newer than envcheck reads (versions " +
-                std::to_string(oldest_version) + " to " + std::to_string(newest_version) + ")",
-              version_location, "update envcheck"));
-        }
-        const bool tagged = *version <= 5; // v4, v5: `kind:` entries
-
-        const Node environments = root.get("environments");
-        std::vector<std::string> names;
-        for (std::size_t i = 0; i < environments.size(); ++i)
-        {
-            names.emplace_back(environments.key(i).text());
-        }
-        const Node environment = environments.get(selection.environment);
-        if (!environment.is_mapping())
-        {
-            return util::unexpected(lock_yaml::error(
-              util::ErrorKind::usage, "the lock has no environment '" + selection.environment + "'",
-              file_location,
-              names.empty() ? std::string("the lock defines no environments")
-                            : "pass --environment with one of: " + util::join(names, ", ")));
-        }
-        if (!selection.categories.empty())
-        {
-            return util::unexpected(lock_yaml::error(
-              util::ErrorKind::usage, "a pixi.lock has no categories", file_location,
-              "select an environment with --environment (one of: " + util::join(names, ", ") +
-                ")"));
-        }
-        auto platform = choose_platform(root, selection.platform, file_name);
-        if (!platform)
-        {
-            return util::unexpected(platform.error());
-        }
-
-        model::Lock lock;
-        lock.format = model::LockFormat::pixi;
-        lock.format_version = version_text;
-        lock.machine.platform = platform->subdir;
-        if (!platform->name.empty() && platform->name != platform->subdir)
-        {
-            lock.notes.push_back("platform '" + platform->name + "' (" + platform->subdir + ")");
-        }
-        read_pip_options(environment, lock);
-
-        const Node by_platform = environment.get("packages");
-        const Node references = by_platform.get(platform->key);
-        if (!references.is_sequence())
-        {
-            std::vector<std::string> platforms;
-            for (std::size_t i = 0; i < by_platform.size(); ++i)
-            {
-                platforms.emplace_back(by_platform.key(i).text());
-            }
-            if (platforms.empty())
-            {
-                lock.notes.push_back("environment '" + selection.environment +
-                                     "' locks no packages");
-                return lock;
-            }
-            return util::unexpected(lock_yaml::error(
-              util::ErrorKind::usage,
-              "environment '" + selection.environment + "' has no packages for " +
-                selection.platform + " (it locks " + util::join(platforms, ", ") + ")",
-              file_location, "pass --platform with one of them"));
-        }
-
-        // Every entry by its key; source packages may share one location (a monorepo).
-        const Node packages = root.get("packages");
-        std::unordered_map<std::string, std::vector<std::size_t>> index;
-        index.reserve(packages.size());
-        for (std::size_t i = 0; i < packages.size(); ++i)
-        {
-            const Node entry = packages.item(i);
-            const Reference reference = tagged ? tagged_reference_of(entry) : reference_of(entry);
-            if (!reference.kind.empty())
-            {
-                index[key_of(reference)].push_back(i);
-            }
-        }
-        std::size_t source_packages = 0;
-        lock.packages.reserve(references.size());
-        for (std::size_t r = 0; r < references.size(); ++r)
-        {
-            const Node selector = references.item(r);
-            const Reference reference = reference_of(selector);
-            const auto found = index.find(key_of(reference));
-            if (reference.kind.empty() || found == index.end())
-            {
-                return util::unexpected(lock_yaml::error(
-                  util::ErrorKind::parse,
-                  "environment '" + selection.environment + "' refers to " +
-                    (reference.locator.empty() ? std::string("an entry")
-                                               : "'" + std::string(reference.locator) + "'") +
-                    " that the packages list does not have",
-                  selector.location(file_name)));
-            }
-            // Among entries at one location, the one the reference's name and variants pick.
-            const auto wanted_name = selector.text("name");
-            const Node wanted_variants = selector.get("variants");
-            Node entry = packages.item(found->second.front());
-            for (const auto candidate : found->second)
-            {
-                const Node item = packages.item(candidate);
-                if ((wanted_name.empty() || entry_name(item, reference) == wanted_name) &&
-                    variants_match(wanted_variants, item.get("variants")))
-                {
-                    entry = item;
-                    break;
-                }
-            }
-            bool is_source = reference.kind == "conda_source";
-            model::Package package =
-              reference.kind == "pypi" ? pypi_package(entry, reference.locator)
-              : is_source              ? source_package(entry, reference.locator)
-                                       : conda_package(entry, reference.locator, is_source);
-            source_packages += is_source ? 1 : 0;
-            // Path and editable PyPI packages (the project itself, "pypi: .") and source
-            // packages may have no version: they are compared by name.
-            if (package.name.empty())
+            const util::SourceLocation file_location{ std::string(file_name), 0, 0 };
+            const std::string version_text = text(root, "version");
+            const auto version = util::parse_int(version_text);
+            if (!version)
             {
                 return util::unexpected(
                   lock_yaml::error(util::ErrorKind::parse,
-                                   "package '" + std::string(reference.locator) + "' has no name",
-                                   entry.location(file_name)));
+                                   "not a pixi.lock: no integer 'version' key", file_location));
             }
-            package.source = std::string(file_name) + ":" + std::to_string(entry.line());
-            lock.packages.push_back(std::move(package));
+            const auto version_location = root.get("version").location(file_name);
+            if (*version < oldest_version)
+            {
+                return util::unexpected(lock_yaml::error(
+                  util::ErrorKind::unsupported,
+                  "pixi.lock version " + version_text +
+                    " with an 'environments' key: versions 1 to 3 have conda-lock's layout "
+                    "(metadata, package), versions 4 to 7 have environments",
+                  version_location, "re-lock with a current pixi (`pixi lock`)"));
+            }
+            if (*version > newest_version)
+            {
+                return util::unexpected(lock_yaml::error(
+                  util::ErrorKind::unsupported,
+                  "pixi.lock version " + version_text + " is newer than envcheck reads (versions " +
+                    std::to_string(oldest_version) + " to " + std::to_string(newest_version) + ")",
+                  version_location, "update envcheck"));
+            }
+            const bool tagged = *version <= 5; // v4, v5: `kind:` entries
+
+            const Node environments = root.get("environments");
+            std::vector<std::string> names;
+            for (std::size_t i = 0; i < environments.size(); ++i)
+            {
+                names.emplace_back(environments.key(i).text());
+            }
+            const Node environment = environments.get(selection.environment);
+            if (!environment.is_mapping())
+            {
+                return util::unexpected(lock_yaml::error(
+                  util::ErrorKind::usage,
+                  "the lock has no environment '" + selection.environment + "'", file_location,
+                  names.empty() ? std::string("the lock defines no environments")
+                                : "pass --environment with one of: " + util::join(names, ", ")));
+            }
+            if (!selection.categories.empty())
+            {
+                return util::unexpected(lock_yaml::error(
+                  util::ErrorKind::usage, "a pixi.lock has no categories", file_location,
+                  "select an environment with --environment (one of: " + util::join(names, ", ") +
+                    ")"));
+            }
+            auto platform = choose_platform(root, selection.platform, file_name);
+            if (!platform)
+            {
+                return util::unexpected(platform.error());
+            }
+
+            model::Lock lock;
+            lock.format = model::LockFormat::pixi;
+            lock.format_version = version_text;
+            lock.machine.platform = platform->subdir;
+            if (!platform->name.empty() && platform->name != platform->subdir)
+            {
+                lock.notes.push_back("platform '" + platform->name + "' (" + platform->subdir +
+                                     ")");
+            }
+            read_pip_options(environment, lock);
+
+            const Node by_platform = environment.get("packages");
+            const Node references = by_platform.get(platform->key);
+            if (!references.is_sequence())
+            {
+                std::vector<std::string> platforms;
+                for (std::size_t i = 0; i < by_platform.size(); ++i)
+                {
+                    platforms.emplace_back(by_platform.key(i).text());
+                }
+                if (platforms.empty())
+                {
+                    lock.notes.push_back("environment '" + selection.environment +
+                                         "' locks no packages");
+                    return lock;
+                }
+                return util::unexpected(lock_yaml::error(
+                  util::ErrorKind::usage,
+                  "environment '" + selection.environment + "' has no packages for " +
+                    selection.platform + " (it locks " + util::join(platforms, ", ") + ")",
+                  file_location, "pass --platform with one of them"));
+            }
+
+            // Every entry by its key; source packages may share one location (a monorepo).
+            const Node packages = root.get("packages");
+            std::vector<Keyed> own_index;
+            if (prebuilt == nullptr)
+            {
+                own_index = build_index(packages, tagged);
+            }
+            const std::vector<Keyed>& index = prebuilt != nullptr ? *prebuilt : own_index;
+            std::size_t source_packages = 0;
+            lock.packages.reserve(references.size());
+            for (std::size_t r = 0; r < references.size(); ++r)
+            {
+                const Node selector = references.item(r);
+                const Reference reference = reference_of(selector);
+                // Among entries at one location, the one the reference's name and variants pick.
+                const auto wanted_name = selector.text("name");
+                const Node wanted_variants = selector.get("variants");
+                Node entry;
+                for (auto candidate = std::lower_bound(
+                       index.begin(), index.end(), Keyed{ reference.locator, {}, 0 }, by_location);
+                     candidate != index.end() && candidate->locator == reference.locator;
+                     ++candidate)
+                {
+                    if (candidate->kind != reference.kind)
+                    {
+                        continue;
+                    }
+                    const Node item = packages.item(candidate->index);
+                    if (!entry.exists())
+                    {
+                        entry = item; // the first, when none matches name and variants
+                    }
+                    if ((wanted_name.empty() || entry_name(item, reference) == wanted_name) &&
+                        variants_match(wanted_variants, item.get("variants")))
+                    {
+                        entry = item;
+                        break;
+                    }
+                }
+                if (reference.kind.empty() || !entry.exists())
+                {
+                    return util::unexpected(lock_yaml::error(
+                      util::ErrorKind::parse,
+                      "environment '" + selection.environment + "' refers to " +
+                        (reference.locator.empty() ? std::string("an entry")
+                                                   : "'" + std::string(reference.locator) + "'") +
+                        " that the packages list does not have",
+                      selector.location(file_name)));
+                }
+                bool is_source = reference.kind == "conda_source";
+                model::Package package =
+                  reference.kind == "pypi" ? pypi_package(entry, reference.locator)
+                  : is_source              ? source_package(entry, reference.locator)
+                                           : conda_package(entry, reference.locator, is_source);
+                source_packages += is_source ? 1 : 0;
+                // Path and editable PyPI packages (the project itself, "pypi: .") and source
+                // packages may have no version: they are compared by name.
+                if (package.name.empty())
+                {
+                    return util::unexpected(lock_yaml::error(
+                      util::ErrorKind::parse,
+                      "package '" + std::string(reference.locator) + "' has no name",
+                      entry.location(file_name)));
+                }
+                package.source = std::string(file_name) + ":" + std::to_string(entry.line());
+                lock.packages.push_back(std::move(package));
+            }
+            if (source_packages > 0)
+            {
+                lock.notes.push_back(std::to_string(source_packages) +
+                                     " source package(s) have no artifact hash and are compared by "
+                                     "name, version and build");
+            }
+            return lock;
         }
-        if (source_packages > 0)
+    }
+
+    auto read_pixi_lock(const yaml::Node& root, std::string_view file_name,
+                        const LockSelection& selection) -> util::Result<model::Lock>
+    {
+        return read_selection(root, file_name, selection, nullptr);
+    }
+
+    auto read_pixi_locks(const yaml::Node& root, std::string_view file_name,
+                         const std::vector<LockSelection>& selections)
+      -> std::vector<util::Result<model::Lock>>
+    {
+        const bool tagged = util::parse_int(root.text("version")).value_or(0) <= 5;
+        const auto index = build_index(root.get("packages"), tagged);
+        std::vector<util::Result<model::Lock>> locks;
+        locks.reserve(selections.size());
+        for (const auto& selection : selections)
         {
-            lock.notes.push_back(std::to_string(source_packages) +
-                                 " source package(s) have no artifact hash and are compared by "
-                                 "name, version and build");
+            locks.push_back(read_selection(root, file_name, selection, &index));
         }
-        return lock;
+        return locks;
     }
 
     auto parse_pixi_lock(std::string_view text, std::string_view file_name,

@@ -19,6 +19,7 @@
 #define ENVCHECK_FORMATS_PIXI_LOCK_HPP
 
 #include <string_view>
+#include <vector>
 
 #include "formats/conda_lock.hpp"
 #include "model/lock.hpp"
@@ -32,6 +33,12 @@ namespace envcheck::formats
     // The same on a loaded document whose root is a mapping.
     [[nodiscard]] auto read_pixi_lock(const yaml::Node& root, std::string_view file_name,
                                       const LockSelection& selection) -> util::Result<model::Lock>;
+
+    // Several selections of one document, its packages indexed once (outline_lock reads every
+    // environment and platform).
+    [[nodiscard]] auto read_pixi_locks(const yaml::Node& root, std::string_view file_name,
+                                       const std::vector<LockSelection>& selections)
+      -> std::vector<util::Result<model::Lock>>;
 }
 
 #endif

@@ -145,7 +145,7 @@ namespace
           formats::render_lock_export(lock, formats::ExportFormat::environment, {});
         CHECK(environment.text ==
               "# Written by envcheck\n"
-              "# conda-lock categories: dev, main\n"
+              "# conda-lock categories: main, dev\n"
               "channels:\n"
               "  - conda-forge\n"
               "dependencies:\n"

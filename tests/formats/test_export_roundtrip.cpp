@@ -465,7 +465,8 @@ namespace
         std::string version = std::to_string(random.below(3000));
         for (std::size_t parts = random.below(4); parts > 0; --parts)
         {
-            version += "." + std::to_string(random.below(100));
+            version += '.';
+            version += std::to_string(random.below(100));
         }
         switch (random.below(6))
         {
@@ -510,11 +511,13 @@ namespace
 
     auto pip_version(Random& random) -> std::string
     {
-        std::string version =
-          std::to_string(random.below(30)) + "." + std::to_string(random.below(30));
+        std::string version = std::to_string(random.below(30));
+        version += '.';
+        version += std::to_string(random.below(30));
         if (random.below(2) == 0)
         {
-            version += "." + std::to_string(random.below(30));
+            version += '.';
+            version += std::to_string(random.below(30));
         }
         return version + random.pick(std::vector<std::string>{ "", "", "", "rc1", ".post2", ".dev3",
                                                                "+cu121", "+cpu" });
