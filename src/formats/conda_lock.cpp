@@ -165,7 +165,6 @@ namespace envcheck::formats
             return note + "; " + util::join(selected, ", ") + " selected: the other " +
                    std::to_string(left_out) + " package(s) are checked only when installed";
         }
-
     }
 
     auto read_conda_lock(const yaml::Node& root, std::string_view file_name,

@@ -296,10 +296,6 @@ namespace envcheck::formats
             }
         }
 
-    }
-
-    namespace
-    {
         auto read_selection(const yaml::Node& root, std::string_view file_name,
                             const LockSelection& selection, const std::vector<Keyed>* prebuilt)
           -> util::Result<model::Lock>
