@@ -2,216 +2,299 @@
 
 #include <algorithm>
 #include <map>
-#include <set>
+#include <unordered_map>
 
 #include "formats/explicit.hpp"
 #include "formats/lock_yaml.hpp"
+#include "formats/pip_reference.hpp"
 #include "util/strings.hpp"
 
 namespace envcheck::formats
 {
     namespace
     {
-        using lock_yaml::scalar;
+        using lock_yaml::text;
+        using yaml::Node;
 
-        auto platforms_of(const YAML::Node& root) -> std::vector<std::string>
+        constexpr std::string_view main_category = "main";
+
+        auto contains(const std::vector<std::string>& list, std::string_view item) -> bool
         {
-            std::vector<std::string> platforms;
-            const YAML::Node metadata = lock_yaml::child(root, "metadata");
-            if (metadata.IsMap() && lock_yaml::child(metadata, "platforms").IsSequence())
-            {
-                for (const auto& platform : lock_yaml::child(metadata, "platforms"))
-                {
-                    if (platform.IsScalar())
-                    {
-                        platforms.push_back(platform.Scalar());
-                    }
-                }
-            }
-            return platforms;
+            return std::find(list.begin(), list.end(), item) != list.end();
         }
 
-        auto read_entry(const YAML::Node& entry, std::string_view file_name)
+        auto add_unique(std::vector<std::string>& list, std::string_view item)
+        {
+            if (!item.empty() && !contains(list, item))
+            {
+                list.emplace_back(item);
+            }
+        }
+
+        // A 40-hex conda-lock "sha256" of a git package is the commit, not an archive hash.
+        auto archive_sha256(std::string_view hash) -> std::string
+        {
+            return hash.size() == 64 ? util::to_lower(hash) : std::string();
+        }
+
+        auto read_pip(const Node& entry, model::Package& package)
+        {
+            // conda-lock renders a URL source ("name @ <source.url>") in preference to the url.
+            std::string location = text(entry.get("source"), "url");
+            if (location.empty())
+            {
+                location = text(entry, "url");
+            }
+            location = strip_credentials(location);
+            package.sha256 = archive_sha256(entry.get("hash").text("sha256"));
+            if (auto vcs = vcs_direct_url(location))
+            {
+                package.direct_url = std::move(*vcs);
+            }
+            else if (is_local_path(location))
+            {
+                package.direct_url = model::DirectUrl{};
+                package.direct_url->url = location;
+            }
+            package.url = std::move(location);
+        }
+
+        auto read_entry(const Node& entry, std::string_view file_name)
           -> util::Result<model::Package>
         {
-            const auto where = lock_yaml::location(file_name, entry);
-            const std::string name = scalar(entry, "name");
-            for (const char* field : { "name", "version", "manager", "url" })
+            const auto where = entry.location(file_name);
+            const std::string name = text(entry, "name");
+            for (const std::string_view field : { "name", "version", "manager", "url" })
             {
-                if (scalar(entry, field).empty())
+                if (entry.text(field).empty())
                 {
                     return util::unexpected(lock_yaml::error(
                       util::ErrorKind::parse,
                       "package " + (name.empty() ? std::string("entry") : "'" + name + "'") +
-                        " has no '" + field + "'",
+                        " has no '" + std::string(field) + "'",
                       where,
                       "CEP 37 requires name, version, manager, platform, url and hash for every "
                       "package"));
                 }
             }
-            const auto manager = model::parse_manager(scalar(entry, "manager"));
+            const auto manager = model::parse_manager(entry.text("manager"));
             if (!manager)
             {
                 return util::unexpected(
                   lock_yaml::error(util::ErrorKind::parse,
                                    "package '" + name + "': unknown manager '" +
-                                     scalar(entry, "manager") + "' (conda or pip)",
+                                     text(entry, "manager") + "' (conda or pip)",
                                    where));
             }
             model::Package package;
-            const std::string url = scalar(entry, "url");
             if (*manager == model::Manager::conda)
             {
-                if (auto from_url = package_from_url(url))
+                const auto url = entry.text("url");
+                if (!read_artifact_url(url, package))
                 {
-                    package = std::move(*from_url);
-                }
-                else
-                {
+                    package = model::Package{};
                     package.url = strip_credentials(url);
                 }
-                if (const std::string build = scalar(entry, "build"); !build.empty())
+                if (std::string build = text(entry, "build"); !build.empty())
                 {
-                    package.build = build;
+                    package.build = std::move(build);
+                }
+                const Node hash = entry.get("hash");
+                package.md5 = util::to_lower(hash.text("md5"));
+                package.sha256 = archive_sha256(hash.text("sha256"));
+                if (package.md5.empty() && package.sha256.empty())
+                {
+                    return util::unexpected(
+                      lock_yaml::error(util::ErrorKind::parse, "package '" + name + "' has no hash",
+                                       where, "CEP 37 requires an md5 for every conda package"));
                 }
             }
             else
             {
-                package.url = strip_credentials(url);
+                read_pip(entry, package);
             }
             package.manager = *manager;
             package.name = name;
-            package.version = scalar(entry, "version");
-            const YAML::Node hash = lock_yaml::child(entry, "hash");
-            package.md5 = util::to_lower(scalar(hash, "md5"));
-            package.sha256 = util::to_lower(scalar(hash, "sha256"));
-            if (*manager == model::Manager::conda && package.md5.empty() && package.sha256.empty())
-            {
-                return util::unexpected(
-                  lock_yaml::error(util::ErrorKind::parse, "package '" + name + "' has no hash",
-                                   where, "CEP 37 requires an md5 for every conda package"));
-            }
+            package.version = text(entry, "version");
             package.source = std::string(file_name) + ":" + std::to_string(where.line);
             return package;
         }
+
+        auto category_of(const Node& entry) -> std::string
+        {
+            std::string category = text(entry, "category");
+            if (category.empty())
+            {
+                // CEP 37: category defaults to main; an optional entry without one is "optional".
+                category =
+                  entry.text("optional") == "true" ? "optional" : std::string(main_category);
+            }
+            return category;
+        }
+
+        struct Read
+        {
+            model::Package package;
+            std::vector<std::string> categories;
+        };
+
+        auto category_note(const std::vector<Read>& entries,
+                           const std::vector<std::string>& selected, std::size_t left_out)
+          -> std::string
+        {
+            std::map<std::string, std::size_t> counts;
+            std::vector<std::string> order;
+            for (const auto& entry : entries)
+            {
+                add_unique(order, entry.package.category);
+                ++counts[entry.package.category];
+            }
+            std::stable_sort(order.begin(), order.end(),
+                             [](const std::string& a, const std::string& b)
+                             { return a == main_category && b != main_category; });
+            std::vector<std::string> parts;
+            for (const auto& category : order)
+            {
+                parts.push_back(category + " " + std::to_string(counts[category]));
+            }
+            std::string note = "conda-lock categories: " + util::join(parts, ", ");
+            if (selected.empty())
+            {
+                return note + " (all read)";
+            }
+            return note + "; " + util::join(selected, ", ") + " selected: the other " +
+                   std::to_string(left_out) + " package(s) are checked only when installed";
+        }
     }
 
-    namespace
+    auto read_conda_lock(const yaml::Node& root, std::string_view file_name,
+                         const LockSelection& selection) -> util::Result<model::Lock>
     {
-        auto read_conda_lock(std::string_view text, std::string_view file_name,
-                             const LockSelection& selection) -> util::Result<model::Lock>
+        const util::SourceLocation file_location{ std::string(file_name), 0, 0 };
+        const std::string version = text(root, "version");
+        if (version.empty())
         {
-            auto loaded = lock_yaml::load_mapping(text, file_name, "a conda-lock file");
-            if (!loaded)
+            return util::unexpected(
+              lock_yaml::error(util::ErrorKind::unsupported,
+                               "conda-lock file without a 'version' key (written before "
+                               "conda-lock 1.0); envcheck reads version 1 "
+                               "(CEP 37)",
+                               file_location, "re-lock with a current conda-lock"));
+        }
+        // pixi's lock versions 2 and 3 (rattler_lock) kept conda-lock's layout.
+        const bool pixi_legacy = version == "2" || version == "3";
+        if (version != "1" && !pixi_legacy)
+        {
+            return util::unexpected(lock_yaml::error(
+              util::ErrorKind::unsupported,
+              "a lock in conda-lock's layout (metadata, package) with version " + version +
+                ": conda-lock writes version 1 (CEP 37) and pixi wrote this layout as its "
+                "versions 1 to 3; envcheck reads those",
+              root.get("version").location(file_name)));
+        }
+        model::Lock lock;
+        lock.format = pixi_legacy ? model::LockFormat::pixi : model::LockFormat::conda_lock;
+        lock.format_version = version;
+        lock.machine.platform = selection.platform;
+        if (pixi_legacy)
+        {
+            lock.notes.push_back("pixi.lock version " + version +
+                                 " (conda-lock's layout, as early pixi releases wrote it)");
+        }
+
+        const Node packages = root.get("package");
+        if (packages.exists() && !packages.is_null() && !packages.is_sequence())
+        {
+            return util::unexpected(lock_yaml::error(
+              util::ErrorKind::parse, "'package' must be a list", packages.location(file_name)));
+        }
+        std::vector<std::string> platforms;
+        const Node listed = root.get("metadata").get("platforms");
+        for (std::size_t i = 0; i < listed.size(); ++i)
+        {
+            add_unique(platforms, listed.item(i).text());
+        }
+        std::vector<std::string> categories; // in the whole file
+        std::vector<Read> entries;
+        std::unordered_map<std::string, std::size_t> index_of;
+        for (std::size_t i = 0; i < packages.size(); ++i)
+        {
+            const Node entry = packages.item(i);
+            const std::string_view platform = entry.text("platform");
+            add_unique(platforms, platform);
+            const std::string category = category_of(entry);
+            add_unique(categories, category);
+            if (platform != selection.platform)
             {
-                return util::unexpected(loaded.error());
+                continue;
             }
-            const YAML::Node& root = *loaded;
-            const util::SourceLocation file_location{ std::string(file_name), 0, 0 };
-            const std::string version = scalar(root, "version");
-            if (version.empty())
+            auto package = read_entry(entry, file_name);
+            if (!package)
             {
-                return util::unexpected(
-                  lock_yaml::error(util::ErrorKind::unsupported,
-                                   "conda-lock file without a 'version' key (written before "
-                                   "conda-lock 1.0); envcheck reads version 1 "
-                                   "(CEP 37)",
-                                   file_location, "re-lock with a current conda-lock"));
+                return util::unexpected(package.error());
             }
-            if (version != "1")
+            // Entries are unique on (name, manager, platform, category): a package needed by
+            // several categories is listed once under each.
+            const auto [found, inserted] =
+              index_of.emplace(model::package_key(*package), entries.size());
+            if (inserted)
+            {
+                entries.push_back(Read{ std::move(*package), {} });
+            }
+            add_unique(entries[found->second].categories, category);
+        }
+        if (!platforms.empty() && !contains(platforms, selection.platform))
+        {
+            return util::unexpected(
+              lock_yaml::error(util::ErrorKind::usage,
+                               "the lock has no packages for " + selection.platform +
+                                 " (it locks " + util::join(platforms, ", ") + ")",
+                               file_location, "pass --platform with one of them"));
+        }
+        for (const auto& wanted : selection.categories)
+        {
+            if (!contains(categories, wanted))
             {
                 return util::unexpected(lock_yaml::error(
-                  util::ErrorKind::unsupported,
-                  "conda-lock file version " + version +
-                    " is not supported; envcheck reads version 1 (CEP 37)",
-                  lock_yaml::location(file_name, lock_yaml::child(root, "version"))));
+                  util::ErrorKind::usage, "the lock has no category '" + wanted + "'",
+                  file_location, "pass --category with one of: " + util::join(categories, ", ")));
             }
-            model::Lock lock;
-            lock.format = model::LockFormat::conda_lock;
-            lock.format_version = version;
-            lock.machine.platform = selection.platform;
-
-            const YAML::Node packages = lock_yaml::child(root, "package");
-            if (packages.IsDefined() && !packages.IsNull() && !packages.IsSequence())
-            {
-                return util::unexpected(lock_yaml::error(util::ErrorKind::parse,
-                                                         "'package' must be a list",
-                                                         lock_yaml::location(file_name, packages)));
-            }
-            std::vector<std::string> platforms = platforms_of(root);
-            // A package listed under several categories is required when any of its entries is.
-            std::vector<std::pair<model::Package, bool>> entries;
-            std::map<std::string, std::size_t> index_of;
-            std::set<std::string> categories;
-            if (packages.IsSequence())
-            {
-                for (const auto& entry : packages)
-                {
-                    const std::string platform = scalar(entry, "platform");
-                    if (std::find(platforms.begin(), platforms.end(), platform) ==
-                          platforms.end() &&
-                        !platform.empty())
-                    {
-                        platforms.push_back(platform);
-                    }
-                    if (platform != selection.platform)
-                    {
-                        continue;
-                    }
-                    auto package = read_entry(entry, file_name);
-                    if (!package)
-                    {
-                        return util::unexpected(package.error());
-                    }
-                    const bool optional = scalar(entry, "optional") == "true";
-                    if (optional)
-                    {
-                        categories.insert(scalar(entry, "category"));
-                    }
-                    const auto [found, inserted] =
-                      index_of.emplace(model::package_key(*package), entries.size());
-                    if (inserted)
-                    {
-                        entries.emplace_back(std::move(*package), optional);
-                    }
-                    else
-                    {
-                        entries[found->second].second = entries[found->second].second && optional;
-                    }
-                }
-            }
-            for (auto& [package, optional] : entries)
-            {
-                (optional ? lock.optional_packages : lock.packages).push_back(std::move(package));
-            }
-            if (!platforms.empty() && std::find(platforms.begin(), platforms.end(),
-                                                selection.platform) == platforms.end())
-            {
-                return util::unexpected(
-                  lock_yaml::error(util::ErrorKind::usage,
-                                   "the lock has no packages for " + selection.platform +
-                                     " (it locks " + util::join(platforms, ", ") + ")",
-                                   file_location, "pass --platform with one of them"));
-            }
-            if (!lock.optional_packages.empty())
-            {
-                categories.erase("");
-                lock.notes.push_back(
-                  std::to_string(lock.optional_packages.size()) + " optional package(s)" +
-                  (categories.empty()
-                     ? std::string()
-                     : " (categories: " +
-                         util::join({ categories.begin(), categories.end() }, ", ") + ")") +
-                  " are checked only when installed");
-            }
-            return lock;
         }
+        const auto selected = [&](const Read& entry)
+        {
+            return selection.categories.empty() ||
+                   std::any_of(entry.categories.begin(), entry.categories.end(),
+                               [&](const std::string& category)
+                               { return contains(selection.categories, category); });
+        };
+        std::size_t left_out = 0;
+        for (auto& entry : entries)
+        {
+            entry.package.category = contains(entry.categories, main_category)
+                                       ? std::string(main_category)
+                                       : entry.categories.front();
+            left_out += selected(entry) ? 0 : 1;
+        }
+        if (categories.size() > 1 || (categories.size() == 1 && categories[0] != main_category))
+        {
+            lock.notes.push_back(category_note(entries, selection.categories, left_out));
+        }
+        for (auto& entry : entries)
+        {
+            (selected(entry) ? lock.packages : lock.optional_packages)
+              .push_back(std::move(entry.package));
+        }
+        return lock;
     }
 
     auto parse_conda_lock(std::string_view text, std::string_view file_name,
                           const LockSelection& selection) -> util::Result<model::Lock>
     {
-        return lock_yaml::guarded(file_name,
-                                  [&] { return read_conda_lock(text, file_name, selection); });
+        const auto loaded = lock_yaml::load_mapping(text, file_name, "a conda-lock file");
+        if (!loaded)
+        {
+            return util::unexpected(loaded.error());
+        }
+        return read_conda_lock(loaded->root(), file_name, selection);
     }
 }

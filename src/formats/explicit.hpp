@@ -3,9 +3,10 @@
 //
 // Every line after the @EXPLICIT marker is a URL or path of a .conda / .tar.bz2 artifact with
 // an optional #<md5> or #[sha256:]<sha256> fragment; `# platform: X` before the marker names
-// the platform; conda-lock's `# pip name @ url#sha256=...` comment lines are read as pip
-// packages. Credentials in URLs (user:password@, anaconda.org /t/<token>/) are dropped: a lock
-// check never needs them and reports must not show them.
+// the platform; conda-lock's `# pip <requirement>` comment lines (`name @ url#sha256=...`, VCS
+// URLs; formats/pip_reference.hpp) are read as pip packages. Credentials in URLs (user:password@,
+// anaconda.org /t/<token>/) are dropped: a lock check never needs them and reports must not show
+// them.
 #ifndef ENVCHECK_FORMATS_EXPLICIT_HPP
 #define ENVCHECK_FORMATS_EXPLICIT_HPP
 
@@ -34,6 +35,10 @@ namespace envcheck::formats
     // A conda package from its artifact URL: name, version, build, filename, subdir, channel
     // (the URL up to the subdir) and url; credentials removed.
     [[nodiscard]] auto package_from_url(std::string_view url) -> std::optional<model::Package>;
+
+    // The same in place: fills the conda fields of `package` (the readers of long locks build
+    // each package once); false, leaving it unspecified, when the URL is no artifact's.
+    [[nodiscard]] auto read_artifact_url(std::string_view url, model::Package& package) -> bool;
 
     // The URL without user:password@ and without an anaconda.org "/t/<token>" segment.
     [[nodiscard]] auto strip_credentials(std::string_view url) -> std::string;

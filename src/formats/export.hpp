@@ -1,12 +1,15 @@
 // Writers for `envcheck export`, from the packages of a lock or a prefix:
 //   explicit      an @EXPLICIT file (CEP 23) that `conda create --file` installs as is: one
-//                 artifact URL per conda package with #<sha256> (or #<md5>)
-//   environment   a fully pinned environment.yml: `name=version=build` for conda packages, the
-//                 pip packages pinned with `==` in a pip: section
-//   requirements  a requirements.txt of the pip packages (`name==version`, or `name @ url` for
-//                 direct-URL installs)
-// Pure; what cannot be written (a conda package without URL in an explicit file) is reported
-// back for the caller to tell the user.
+//                 artifact URL per conda package with #<sha256> (or #<md5>), then conda-lock's
+//                 `# pip <requirement>` line per pip package (installed by micromamba and
+//                 conda-lock install; conda ignores comments)
+//   environment   a fully pinned environment.yml: `name=version=build` for conda packages
+//                 (`channel::name=version=build` when they come from several channels), the pip
+//                 options and packages in a pip: section
+//   requirements  a requirements.txt of the pip packages: the pip options, then one line each
+// Pip packages are written by formats/pip_reference.hpp, which keeps where each came from
+// (`name @ URL`, `git+URL@<commit>`, local paths). Pure; what cannot be written (a conda package
+// without URL in an explicit file) is reported back for the caller to tell the user.
 #ifndef ENVCHECK_FORMATS_EXPORT_HPP
 #define ENVCHECK_FORMATS_EXPORT_HPP
 
@@ -15,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/lock.hpp"
 #include "model/package.hpp"
 
 namespace envcheck::formats
@@ -25,6 +29,10 @@ namespace envcheck::formats
         environment,
         requirements,
     };
+
+    // A channel URL as an environment file names it: "https://conda.anaconda.org/conda-forge/"
+    // -> "conda-forge", "https://repo.anaconda.com/pkgs/main" -> "pkgs/main"; others as they are.
+    [[nodiscard]] auto channel_name(std::string_view channel) -> std::string;
 
     // "explicit", "environment", "requirements".
     [[nodiscard]] auto to_string(ExportFormat format) -> std::string_view;
@@ -38,11 +46,14 @@ namespace envcheck::formats
 
     struct ExportOptions
     {
-        std::string platform; // "# platform:" line of explicit files
+        std::string platform; // "# platform:" line of explicit files: a conda subdir
         std::string name;     // environment.yml name; empty: none
         std::string source;   // where the packages came from, for the header comment
         std::string envcheck_version;
         ExportHash hash = ExportHash::sha256;
+        // Requirement-file option lines for the pip packages ("--extra-index-url URL"),
+        // written before them exactly as given.
+        std::vector<std::string> pip_options;
     };
 
     struct ExportResult
@@ -54,6 +65,11 @@ namespace envcheck::formats
     [[nodiscard]] auto render_export(const std::vector<model::Package>& packages,
                                      ExportFormat format, const ExportOptions& options)
       -> ExportResult;
+
+    // A lock's packages (without the conda-lock categories --category left out), with its pip
+    // options; the platform is the lock's unless options name one.
+    [[nodiscard]] auto render_lock_export(const model::Lock& lock, ExportFormat format,
+                                          ExportOptions options) -> ExportResult;
 }
 
 #endif

@@ -7,6 +7,7 @@
 
 #include "formats/explicit.hpp"
 #include "formats/lock_json.hpp"
+#include "formats/lock_yaml.hpp"
 #include "formats/pixi_lock.hpp"
 #include "util/strings.hpp"
 
@@ -398,33 +399,55 @@ namespace envcheck::formats
             return {};
         }
 
-        auto looks_like_export_list(std::string_view text) -> bool
+        // What tells the formats apart, from one pass over the lines (a lock can be 10 MB).
+        struct Markers
         {
-            // `conda list --export`: name=version=build lines.
+            bool explicit_marker = false; // a line reading @EXPLICIT
+            bool environments = false;    // top-level keys
+            bool package = false;
+            bool metadata = false;
+            bool version = false;
+        };
+
+        auto scan_markers(std::string_view text) -> Markers
+        {
+            Markers found;
+            const auto key = [](std::string_view line, std::string_view name)
+            { return line.starts_with(name) && line.substr(name.size()).starts_with(":"); };
             for (const auto line : util::split_lines(text))
             {
-                const auto trimmed = util::trim(line);
-                if (trimmed.empty() || trimmed.front() == '#')
+                if (line.size() < 40 && util::trim(line) == "@EXPLICIT")
                 {
+                    found.explicit_marker = true;
                     continue;
                 }
-                return std::count(trimmed.begin(), trimmed.end(), '=') == 2 &&
-                       trimmed.find(' ') == std::string_view::npos;
-            }
-            return false;
-        }
-
-        auto has_top_level_key(std::string_view text, std::string_view key) -> bool
-        {
-            for (const auto line : util::split_lines(text))
-            {
-                if (line.starts_with(key) && line.substr(key.size()).starts_with(":"))
+                if (line.empty() || !util::is_alpha(line.front()))
                 {
-                    return true;
+                    continue; // nested YAML, list items and comments name no top-level key
                 }
+                found.environments = found.environments || key(line, "environments");
+                found.package = found.package || key(line, "package");
+                found.metadata = found.metadata || key(line, "metadata");
+                found.version = found.version || key(line, "version");
             }
-            return false;
+            return found;
         }
+    }
+
+    auto is_export_list(std::string_view text) -> bool
+    {
+        // `conda list --export`: name=version=build lines.
+        for (const auto line : util::split_lines(text))
+        {
+            const auto trimmed = util::trim(line);
+            if (trimmed.empty() || trimmed.front() == '#')
+            {
+                continue;
+            }
+            return std::count(trimmed.begin(), trimmed.end(), '=') == 2 &&
+                   trimmed.find(' ') == std::string_view::npos;
+        }
+        return false;
     }
 
     auto render_lock(const model::Lock& lock) -> std::string
@@ -584,20 +607,21 @@ namespace envcheck::formats
         {
             return model::LockFormat::envcheck;
         }
-        if (is_explicit_file(text))
+        const Markers markers = scan_markers(text);
+        if (markers.explicit_marker)
         {
             return model::LockFormat::explicit_;
         }
-        if (has_top_level_key(text, "environments"))
+        if (markers.environments)
         {
             return model::LockFormat::pixi;
         }
-        if (has_top_level_key(text, "package") || has_top_level_key(text, "metadata"))
+        if (markers.package || markers.metadata)
         {
             return model::LockFormat::conda_lock;
         }
         const util::SourceLocation where{ std::string(file_name), 0, 0 };
-        if (looks_like_export_list(text))
+        if (is_export_list(text))
         {
             return util::unexpected(util::make_error(
               util::ErrorKind::unsupported,
@@ -606,7 +630,7 @@ namespace envcheck::formats
               "or hashes",
               where, "use `conda list --explicit --sha256` or `envcheck lock` to write a lock"));
         }
-        if (has_top_level_key(text, "version"))
+        if (markers.version)
         {
             return util::unexpected(util::make_error(
               util::ErrorKind::unsupported,
@@ -629,6 +653,17 @@ namespace envcheck::formats
         {
             return util::unexpected(format.error());
         }
+        if (!selection.categories.empty() &&
+            (*format == model::LockFormat::envcheck || *format == model::LockFormat::explicit_))
+        {
+            return util::unexpected(util::make_error(
+              util::ErrorKind::usage,
+              "--category selects conda-lock categories; " + std::string(file_name) + " is " +
+                (*format == model::LockFormat::envcheck ? "an envcheck lock"
+                                                        : "an @EXPLICIT file") +
+                ", which has none",
+              util::SourceLocation{ std::string(file_name), 0, 0 }));
+        }
         switch (*format)
         {
             case model::LockFormat::envcheck:
@@ -642,6 +677,116 @@ namespace envcheck::formats
         }
         return util::unexpected(
           util::make_error(util::ErrorKind::internal, "unhandled lock format"));
+    }
+
+    auto outline_lock(std::string_view text, std::string_view file_name)
+      -> util::Result<LockOutline>
+    {
+        const auto format = detect_lock_format(text, file_name);
+        if (!format)
+        {
+            return util::unexpected(format.error());
+        }
+        LockOutline outline;
+        outline.format = *format;
+        const auto add = [](std::vector<std::string>& list, std::string_view item)
+        {
+            if (!item.empty() && std::find(list.begin(), list.end(), item) == list.end())
+            {
+                list.emplace_back(item);
+            }
+        };
+        if (*format == model::LockFormat::envcheck || *format == model::LockFormat::explicit_)
+        {
+            auto lock = *format == model::LockFormat::envcheck ? parse_lock(text, file_name)
+                                                               : parse_explicit(text, file_name);
+            if (!lock)
+            {
+                return util::unexpected(lock.error());
+            }
+            outline.format_version = lock->format_version;
+            add(outline.platforms, lock->machine.platform.value_or(std::string()));
+            outline.packages = lock->packages.size();
+            return outline;
+        }
+        const auto loaded = lock_yaml::load_mapping(
+          text, file_name,
+          *format == model::LockFormat::pixi ? "a pixi.lock" : "a conda-lock file");
+        if (!loaded)
+        {
+            return util::unexpected(loaded.error());
+        }
+        const yaml::Node root = loaded->root();
+        outline.format_version = std::string(root.text("version"));
+        std::vector<LockSelection> selections;
+        if (*format == model::LockFormat::conda_lock)
+        {
+            const yaml::Node listed = root.get("metadata").get("platforms");
+            for (std::size_t i = 0; i < listed.size(); ++i)
+            {
+                add(outline.platforms, listed.item(i).text());
+            }
+            const yaml::Node packages = root.get("package");
+            for (std::size_t i = 0; i < packages.size(); ++i)
+            {
+                add(outline.platforms, packages.item(i).text("platform"));
+                add(outline.categories, packages.item(i).text("category"));
+            }
+            for (const auto& platform : outline.platforms)
+            {
+                selections.push_back(LockSelection{ platform, "default", {} });
+            }
+        }
+        else
+        {
+            const yaml::Node environments = root.get("environments");
+            for (std::size_t e = 0; e < environments.size(); ++e)
+            {
+                const auto name = environments.key(e).text();
+                add(outline.environments, name);
+                const yaml::Node by_platform = environments.value(e).get("packages");
+                for (std::size_t p = 0; p < by_platform.size(); ++p)
+                {
+                    const auto platform = by_platform.key(p).text();
+                    add(outline.platforms, platform);
+                    selections.push_back(
+                      LockSelection{ std::string(platform), std::string(name), {} });
+                }
+            }
+        }
+        if (selections.empty())
+        {
+            // Still read it once: a wrong version or a broken header is an error here too.
+            selections.push_back(LockSelection{
+              "linux-64",
+              outline.environments.empty() ? std::string("default") : outline.environments.front(),
+              {} });
+        }
+        std::vector<util::Result<model::Lock>> locks;
+        if (*format == model::LockFormat::pixi)
+        {
+            locks = read_pixi_locks(root, file_name, selections);
+        }
+        else
+        {
+            for (const auto& selection : selections)
+            {
+                locks.push_back(read_conda_lock(root, file_name, selection));
+            }
+        }
+        for (const auto& lock : locks)
+        {
+            if (!lock && lock.error().kind != util::ErrorKind::usage)
+            {
+                return util::unexpected(lock.error());
+            }
+            if (lock)
+            {
+                outline.format = lock->format; // pixi's versions 2 and 3 look like conda-lock
+                outline.packages += lock->packages.size() + lock->optional_packages.size();
+            }
+        }
+        return outline;
     }
 
     auto default_lock_path(std::string_view environment_file) -> std::string

@@ -9,6 +9,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "formats/conda_lock.hpp"
 #include "model/lock.hpp"
@@ -30,9 +31,29 @@ namespace envcheck::formats
     [[nodiscard]] auto detect_lock_format(std::string_view text, std::string_view file_name)
       -> util::Result<model::LockFormat>;
 
+    // Whether the text is a `conda list --export` list: its first line that is not a comment
+    // reads name=version=build.
+    [[nodiscard]] auto is_export_list(std::string_view text) -> bool;
+
     // Reads any supported lock; `selection` picks the platform (and the pixi environment).
     [[nodiscard]] auto parse_any_lock(std::string_view text, std::string_view file_name,
                                       const LockSelection& selection) -> util::Result<model::Lock>;
+
+    // What a lock holds, every platform and environment read.
+    struct LockOutline
+    {
+        model::LockFormat format = model::LockFormat::envcheck;
+        std::string format_version;
+        std::vector<std::string> platforms;    // conda subdirs; pixi.lock v7: platform names
+        std::vector<std::string> environments; // pixi.lock
+        std::vector<std::string> categories;   // conda-lock
+        std::size_t packages = 0;              // summed over platforms and environments
+    };
+
+    // Reads every platform (and pixi environment) of a lock as parse_any_lock would, and
+    // returns the outline, or the first error any of them gives: how lint checks a lock.
+    [[nodiscard]] auto outline_lock(std::string_view text, std::string_view file_name)
+      -> util::Result<LockOutline>;
 
     // "envs/environment.yml" -> "envs/environment.lock.json"; "" -> "environment.lock.json".
     [[nodiscard]] auto default_lock_path(std::string_view environment_file) -> std::string;

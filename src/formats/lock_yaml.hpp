@@ -1,52 +1,26 @@
-// What the YAML lock readers (conda-lock.yml, pixi.lock) share: loading one document with
-// yaml-cpp on text, and reading scalars without exceptions.
+// What the YAML lock readers (conda-lock.yml, pixi.lock) share: loading the one document of a
+// text with the YAML event reader (formats/yaml_document.hpp), and their errors.
 #ifndef ENVCHECK_FORMATS_LOCK_YAML_HPP
 #define ENVCHECK_FORMATS_LOCK_YAML_HPP
 
 #include <string>
 #include <string_view>
 
-#include <yaml-cpp/yaml.h>
-
+#include "formats/yaml_document.hpp"
 #include "util/result.hpp"
 
 namespace envcheck::formats::lock_yaml
 {
-    // The single document of `text`; YAML errors carry file, line and column.
-    [[nodiscard]] auto load(std::string_view text, std::string_view file_name)
-      -> util::Result<YAML::Node>;
-
-    // As load, for formats whose top level is a mapping: anything else is "not <what>: the top
-    // level is not a mapping" (what: "a conda-lock file", "a pixi.lock").
+    // The document of `text`, whose top level must be a mapping: anything else is "not <what>:
+    // the top level is not a mapping" (what: "a conda-lock file", "a pixi.lock"). YAML errors
+    // carry file, line and column.
     [[nodiscard]] auto load_mapping(std::string_view text, std::string_view file_name,
-                                    std::string_view what) -> util::Result<YAML::Node>;
+                                    std::string_view what) -> util::Result<yaml::Document>;
 
-    // The value under `key` of a mapping, or a null node when `map` is not a mapping or has no
-    // such key (yaml-cpp's own operator[] gives an "invalid" node that throws when inspected).
-    [[nodiscard]] auto child(const YAML::Node& map, const char* key) -> YAML::Node;
-
-    // The scalar under `key` of a mapping, or "" when it is missing, null or not a scalar.
-    [[nodiscard]] auto scalar(const YAML::Node& map, const char* key) -> std::string;
-
-    // Where a node starts (1-based).
-    [[nodiscard]] auto location(std::string_view file_name, const YAML::Node& node)
-      -> util::SourceLocation;
-
-    // Runs a reader over loaded YAML. yaml-cpp throws when a node is used as the wrong kind; a
-    // reader is written not to, and this turns any it missed into a parse error, never a crash.
-    template<class Read>
-    [[nodiscard]] auto guarded(std::string_view file_name, Read&& read) -> decltype(read())
+    // The scalar under `key` of a mapping as a string; "" when missing, null or not a scalar.
+    [[nodiscard]] inline auto text(const yaml::Node& map, std::string_view key) -> std::string
     {
-        try
-        {
-            return read();
-        }
-        catch (const YAML::Exception& failure)
-        {
-            return util::unexpected(
-              util::make_error(util::ErrorKind::parse, "unexpected YAML structure: " + failure.msg,
-                               util::SourceLocation{ std::string(file_name), 0, 0 }));
-        }
+        return std::string(map.text(key));
     }
 
     [[nodiscard]] auto error(util::ErrorKind kind, std::string message, util::SourceLocation where,

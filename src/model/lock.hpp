@@ -80,9 +80,12 @@ namespace envcheck::model
         // GPU could be probed).
         std::optional<std::vector<PerfBaseline>> performance;
         std::vector<Package> packages;
-        // Packages a peer's lock marks optional (conda-lock's dev and extras categories): checked
-        // when installed, never reported missing.
+        // Packages of the conda-lock categories that --category left out: checked when
+        // installed, never reported missing.
         std::vector<Package> optional_packages;
+        // pip options the lock records for its PyPI packages, as requirement-file lines:
+        // "--index-url URL", "--extra-index-url URL", "--find-links URL" (pixi.lock indexes).
+        std::vector<std::string> pip_options;
         // What reading a peer's lock left out, for the user (source packages, other platforms).
         std::vector<std::string> notes;
 

@@ -52,7 +52,9 @@ namespace envcheck::model
         std::string installer;  // pip INSTALLER ("pip", "uv", "conda"); "conda" for records
         std::optional<DirectUrl> direct_url;
         std::vector<std::string> depends; // conda depends / pip Requires-Dist, as written
-        std::string source;               // where it was read, relative to the prefix or lock
+        // conda-lock's category ("main", "dev", an extra's name); "" where the format has none.
+        std::string category;
+        std::string source; // where it was read, relative to the prefix or lock
 
         auto operator==(const Package&) const -> bool = default;
     };

@@ -67,10 +67,11 @@ def test_unreadable_inputs_are_usage_errors(channel, tmp_path):
                                CORPUS_LOCKS / "AaradhyaVerma__Pylot_OpenPCDet__package-list.txt", "--no-gpu")
         assert export_list.returncode == 2
         assert "conda list --export" in export_list.stderr
-        old_pixi = envcheck("check", "--prefix", prefix, "--lock",
-                            CORPUS_LOCKS / "2986002971__deep_learning_course__pixi.lock", "--no-gpu")
-        assert old_pixi.returncode == 2
-        assert "pixi.lock version 5 is not supported" in old_pixi.stderr
+        newer = tmp_path / "pixi.lock"
+        newer.write_text("version: 9\nenvironments: {}\npackages: []\n")
+        too_new = envcheck("check", "--prefix", prefix, "--lock", newer, "--no-gpu")
+        assert too_new.returncode == 2
+        assert "pixi.lock version 9 is newer than envcheck reads (versions 4 to 7)" in too_new.stderr
         no_env = envcheck("check", "--prefix", prefix, "--lock", CORPUS_LOCKS / "isce-framework__dolphin__pixi.lock",
                           "--environment", "gpu", "--no-gpu")
         assert no_env.returncode == 2
@@ -82,6 +83,7 @@ def test_unreadable_inputs_are_usage_errors(channel, tmp_path):
     ("pangeo-data__pangeo-docker-images__pytorch-notebook_conda-lock.yml", "linux-64", 885),
     ("pangeo-data__pangeo-docker-images__pytorch-notebook_conda-linux-64.lock", "linux-64", 885),
     ("1235467__diff-svc__pixi.lock", "linux-64", 299),
+    ("2986002971__deep_learning_course__pixi.lock", "linux-64", 292),  # pixi.lock v5
     ("Healthy-AI__dalupi__conda-osx-64.lock", "osx-64", 211),
 ])
 def test_peer_locks_against_an_unrelated_environment(channel, tmp_path, lock, platform, locked):

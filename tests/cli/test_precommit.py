@@ -58,10 +58,27 @@ def hook(hook_id):
     (".github/workflows/ci.yml", False),
     ("environment.yml.bak", False),
     ("my-environment.txt", False),
+    ("environment_cuda.yml", True),
+    ("conda.yml", True),
+    ("conda-recipe.yaml", True),  # an environment file despite its name (PKU-Alignment/omnisafe)
+    # named like environment files, but none: locks, conda-build and conda-smithy configuration,
+    # conda's settings, recipes, other tools' YAML (issue 12)
+    ("conda-lock.yml", False),
+    ("envs/conda-lock.yaml", False),
+    ("environment.lock.yml", False),
+    ("conda-linux-64.lock.yml", False),
+    ("env-lock.yml", False),
+    ("conda_build_config.yaml", False),
+    ("recipe/conda_build_config.yml", False),
+    ("conda-forge.yml", False),
+    ("condarc.yml", False),
+    ("envoy.yaml", False),
 ])
 def test_files_pattern_picks_environment_files(path, picked):
     for hook_id in ("envcheck-lint", "envcheck-lint-strict"):
-        assert bool(re.search(hook(hook_id)["files"], path)) == picked, (hook_id, path)
+        entry = hook(hook_id)
+        selected = bool(re.search(entry["files"], path)) and not re.search(entry.get("exclude", "$^"), path)
+        assert selected == picked, (hook_id, path)
 
 
 def test_hooks_run_envcheck_lint():
@@ -81,15 +98,15 @@ def repository(tmp_path):
     return repo
 
 
-def try_repo(repo, hook_id, *files, verbose=False):
+def try_repo(repo, hook_id, *files, verbose=False, all_files=False):
     environment = dict(os.environ, PATH=f"{ENVCHECK.parent}:{os.environ['PATH']}",
                        PRE_COMMIT_HOME=str(repo.parent / "pre-commit-home"),
                        GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.com",
                        GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.com")
     subprocess.run(["git", "add", *files], cwd=repo, check=True)
     options = ["--verbose"] if verbose else []  # pre-commit hides a passing hook's output
-    return subprocess.run([PRE_COMMIT, "try-repo", str(SOURCE_DIR), hook_id, *options, "--files",
-                           *files],
+    selection = ["--all-files"] if all_files else ["--files", *files]
+    return subprocess.run([PRE_COMMIT, "try-repo", str(SOURCE_DIR), hook_id, *options, *selection],
                           cwd=repo, env=environment, capture_output=True, text=True, timeout=300)
 
 
@@ -116,3 +133,18 @@ def test_strict_hook_makes_unpinned_packages_errors(repository):
     strict = try_repo(repository, "envcheck-lint-strict", "environment.yml")
     assert strict.returncode == 1, strict.stdout + strict.stderr
     assert "error [repro.unpinned]" in strict.stdout
+
+
+def test_locks_and_build_configuration_do_not_fail_the_commit(repository):
+    """A repository with a conda-lock.yml (a real one, pangeo-docker-images') and a
+    conda_build_config.yaml beside its environment file: the hook lints the environment file and
+    leaves the others alone (before, each failed with env.missing-dependencies)."""
+    shared = pathlib.Path(os.environ["ENVCHECK_SHARED_DIR"]) / "corpus/locks"
+    (repository / "environment.yml").write_text(CLEAN)
+    (repository / "conda-lock.yml").write_bytes(
+        (shared / "pangeo-data__pangeo-docker-images__pytorch-notebook_conda-lock.yml").read_bytes())
+    (repository / "conda_build_config.yaml").write_text("python:\n  - 3.11\n")
+    result = try_repo(repository, "envcheck-lint", "environment.yml", "conda-lock.yml",
+                      "conda_build_config.yaml", verbose=True, all_files=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "checked 1 file" in result.stdout

@@ -29,12 +29,17 @@ step "machine and build" | tee "$OUT/build.log"
 {
     nvidia-smi --query-gpu=name,driver_version,pcie.link.gen.current,pcie.link.width.current,clocks.sm,clocks.max.sm,persistence_mode,compute_mode --format=csv
     nvcc --version | tail -1; g++ --version | head -1; cmake --version | head -1; nproc
-    dpkg -l 2>/dev/null | grep -E "yaml-cpp|cli11|catch2|nlohmann|libcurl.*-dev" | awk '{print $2, $3}'
+    dpkg -l 2>/dev/null | grep -E "yaml-cpp|libyaml|cli11|catch2|nlohmann|libcurl.*-dev" | awk '{print $2, $3}'
 } >> "$OUT/build.log" 2>&1
 bench_flag=OFF
 [ "$BENCH" = 1 ] && bench_flag=ON
+# The formats tests read the shared corpus: the device copy has it as ./shared when the
+# checkout does (the corpus parts fail without it).
+shared_dir=$PWD/../shared
+[ -d shared ] && shared_dir=$PWD/shared
 if ! { cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DENVCHECK_CUDA=ON \
         -DENVCHECK_BENCH="$bench_flag" -DCMAKE_CUDA_ARCHITECTURES=90 \
+        -DENVCHECK_SHARED_DIR="$shared_dir" \
         && cmake --build "$BUILD" -j "$(nproc)"; } >> "$OUT/build.log" 2>&1; then
     grep -E "error|FAILED" "$OUT/build.log" | head -30
     exit 1

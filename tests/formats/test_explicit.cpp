@@ -132,4 +132,71 @@ namespace
             CHECK(lock.error().message.find(test.message) != std::string::npos);
         }
     }
+
+    // conda-lock's `# pip` lines are pip requirements: the version of an sdist whose name has
+    // dashes is after the name, a "#md5=None" fragment (what conda-lock wrote when it had no
+    // hash) is no hash, version control keeps its commit, credentials are dropped.
+    TEST_CASE("parse_explicit reads '# pip' lines as pip requirements", "[formats][Explicit]")
+    {
+        struct Case
+        {
+            std::string line;
+            std::string name;
+            std::string version;
+            std::string url;
+            std::string sha256;
+            std::string commit;
+        };
+        const std::string hash = "7fe089b05cc18e806dcf3bd764708d86dab922a100f3734eb77fb77a70a1d18c";
+        const std::vector<Case> cases{
+            { "# pip antlr4-python3-runtime @ https://files.pythonhosted.org/packages/3e/38/"
+              "antlr4-python3-runtime-4.9.3.tar.gz#sha256=" +
+                hash,
+              "antlr4-python3-runtime", "4.9.3",
+              "https://files.pythonhosted.org/packages/3e/38/antlr4-python3-runtime-4.9.3.tar.gz",
+              hash, "" },
+            { "# pip class-resolver @ https://files.pythonhosted.org/packages/a1/"
+              "class_resolver-0.3.10-py3-none-any.whl#md5=None",
+              "class-resolver", "0.3.10",
+              "https://files.pythonhosted.org/packages/a1/class_resolver-0.3.10-py3-none-any.whl",
+              "", "" },
+            { "# pip pycocotools @ https://files.pythonhosted.org/packages/ef/c6/"
+              "pycocotools-2.0.6.tar.gz#sha256=" +
+                hash,
+              "pycocotools", "2.0.6",
+              "https://files.pythonhosted.org/packages/ef/c6/pycocotools-2.0.6.tar.gz", hash, "" },
+            { "# pip python-dateutil @ git+https://github.com/dateutil/dateutil@"
+              "9eaa5de584f9f374c6e4943069925cc53522ad61",
+              "python-dateutil", "", "", "", "9eaa5de584f9f374c6e4943069925cc53522ad61" },
+            { "# pip mypackage @ "
+              "http://username_d:password_d@d.mychannel.cloud/mypackage-1.0.tar.gz",
+              "mypackage", "1.0", "http://d.mychannel.cloud/mypackage-1.0.tar.gz", "", "" },
+            { "# pip requests === 2.31.0", "requests", "2.31.0", "", "", "" },
+        };
+        for (const auto& test : cases)
+        {
+            CAPTURE(test.line);
+            const auto lock = formats::parse_explicit(
+              "@EXPLICIT\nhttps://x/linux-64/a-1-0.conda\n" + test.line + "\n", "spec.txt");
+            REQUIRE(lock.has_value());
+            REQUIRE(lock->packages.size() == 2);
+            const auto& pip = lock->packages[1];
+            CHECK(pip.manager == model::Manager::pip);
+            CHECK(pip.name == test.name);
+            CHECK(pip.version == test.version);
+            CHECK(pip.url == test.url);
+            CHECK(pip.sha256 == test.sha256);
+            CHECK(pip.direct_url.has_value() == !test.commit.empty());
+            if (pip.direct_url)
+            {
+                CHECK(pip.direct_url->commit_id == test.commit);
+            }
+        }
+        const auto prose =
+          formats::parse_explicit("@EXPLICIT\n# pip packages follow, ask Bob\n", "spec.txt");
+        REQUIRE(prose.has_value());
+        CHECK(prose->packages.empty());
+        CHECK(prose->notes == std::vector<std::string>{
+                                "line 2: '# pip' line is not a pip requirement; not read" });
+    }
 }
