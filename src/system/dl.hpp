@@ -7,20 +7,12 @@
 #include <string>
 #include <string_view>
 
+#include "fsio/shared_library.hpp"
 #include "model/machine.hpp"
 
 namespace envcheck::system
 {
-    // The function `name` of a loaded library, or nullptr (an older driver lacks newer calls).
-    template<class Function>
-    [[nodiscard]] auto symbol(void* handle, const char* name) -> Function
-    {
-        static_assert(sizeof(Function) == sizeof(void*));
-        void* address = ::dlsym(handle, name);
-        Function function = nullptr;
-        std::memcpy(&function, &address, sizeof(function)); // object to function pointer
-        return function;
-    }
+    using fsio::symbol; // the function `name` of a loaded library, or nullptr
 
     // The file a dlopen() handle came from (its real path, version, stub and compat marks).
     [[nodiscard]] auto loaded_library(void* handle, std::string_view name) -> model::LibraryFile;
