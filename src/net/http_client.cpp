@@ -314,6 +314,12 @@ namespace envcheck::net
         {
             return failure(util::ErrorKind::internal, url, "use of a moved-from HttpClient");
         }
+        if (!is_url(url))
+        {
+            return failure(
+              util::ErrorKind::usage, url,
+              "unsupported URL scheme (envcheck fetches http://, https:// and file:// URLs)");
+        }
         if (!m_handle->curl)
         {
             util::Error error = m_handle->curl.error();
@@ -325,12 +331,6 @@ namespace envcheck::net
             return failure(util::ErrorKind::internal, url, "cannot create a libcurl handle");
         }
         const CurlLibrary& curl = **m_handle->curl;
-        if (!is_url(url))
-        {
-            return failure(
-              util::ErrorKind::usage, url,
-              "unsupported URL scheme (envcheck fetches http://, https:// and file:// URLs)");
-        }
         if (has_scheme(url, "file"))
         {
             // libcurl reads a directory as an empty file; say what it is instead.

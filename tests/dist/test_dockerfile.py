@@ -102,7 +102,7 @@ def test_image_has_the_schemas_and_fleet_hooks(image):
     assert (image / "share/envcheck/fleet/kubernetes/daemonset.yaml").is_file()
 
 
-def test_fleet_manifests_name_the_image():
-    for manifest in ("daemonset.yaml", "training-job-initcontainer.yaml"):
-        text = (distenv.SOURCE_DIR / "envs/fleet/kubernetes" / manifest).read_text()
-        assert "envcheck:0.1.0" in text and "Your build" not in text, manifest
+def test_daemonset_runs_the_image_the_dockerfile_builds():
+    text = (distenv.SOURCE_DIR / "envs/fleet/kubernetes/daemonset.yaml").read_text()
+    assert "image: registry.example.com/envcheck:0.1.0" in text
+    assert "docker build -t envcheck:0.1.0 ." in text and "docker build -t envcheck:0.1.0 ." in DOCKERFILE
