@@ -29,9 +29,10 @@ set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
 set(envcheck_libdirs "${ENVCHECK_SYSROOT}/usr/lib/x86_64-linux-gnu ${ENVCHECK_SYSROOT}/lib/x86_64-linux-gnu")
 # The start files and libraries of the sysroot before g++'s own directories, which hold this
 # machine's glibc; libgcc_eh from bullseye's gcc (libgcc-envcheck/): gcc 12's unwinder calls
-# _dl_find_object, which glibc 2.31 lacks.
+# _dl_find_object, which glibc 2.31 lacks. --sysroot here too: CMake adds it to C and C++ links
+# but not to those of CUDA targets (its try_compile checks link one).
 set(CMAKE_EXE_LINKER_FLAGS_INIT
-    "-B${ENVCHECK_SYSROOT}/usr/lib/x86_64-linux-gnu -L${ENVCHECK_SYSROOT}/libgcc-envcheck -L${ENVCHECK_SYSROOT}/usr/lib/x86_64-linux-gnu -L${ENVCHECK_SYSROOT}/lib/x86_64-linux-gnu")
+    "--sysroot=${ENVCHECK_SYSROOT} -B${ENVCHECK_SYSROOT}/usr/lib/x86_64-linux-gnu -L${ENVCHECK_SYSROOT}/libgcc-envcheck -L${ENVCHECK_SYSROOT}/usr/lib/x86_64-linux-gnu -L${ENVCHECK_SYSROOT}/lib/x86_64-linux-gnu")
 # nvcc runs the host compiler itself: give it the sysroot's headers too.
 set(CMAKE_CUDA_FLAGS_INIT "-Xcompiler=--sysroot=${ENVCHECK_SYSROOT}")
 

@@ -10,7 +10,7 @@ import zipfile
 SOURCE_DIR = pathlib.Path(os.environ.get("ENVCHECK_SOURCE_DIR",
                                          pathlib.Path(__file__).resolve().parents[2]))
 DIST_DIR = pathlib.Path(os.environ["ENVCHECK_DIST_DIR"])
-SYSROOT = DIST_DIR / "sysroot"
+SYSROOT = pathlib.Path(os.environ.get("ENVCHECK_DIST_SYSROOT", DIST_DIR / "sysroot"))
 GLIBC_FLOOR = (2, 31)
 # The shared libraries glibc itself provides: the only ones the portable binary may need.
 GLIBC_LIBRARIES = {"libc.so.6", "libm.so.6", "libdl.so.2", "libpthread.so.0", "librt.so.1",

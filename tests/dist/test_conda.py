@@ -25,9 +25,10 @@ def sha256(path):
 def channel(tmp_path_factory):
     root = tmp_path_factory.mktemp("conda")
     tree = distenv.unpack_wheel_tree(root / "tree")
-    (root / "empty-channel" / "noarch").mkdir(parents=True)
-    (root / "empty-channel" / "noarch" / "repodata.json").write_text(
-        json.dumps({"info": {"subdir": "noarch"}, "packages": {}, "packages.conda": {}}))
+    for subdir in ("noarch", "linux-64"):  # no dependencies: nothing to find, nothing fetched
+        (root / "empty-channel" / subdir).mkdir(parents=True)
+        (root / "empty-channel" / subdir / "repodata.json").write_text(
+            json.dumps({"info": {"subdir": subdir}, "packages": {}, "packages.conda": {}}))
     os.environ["ENVCHECK_DIST_TREE"] = str(tree)
     try:
         rattler_build.build_recipes([distenv.SOURCE_DIR / "recipe.yaml"],
@@ -54,7 +55,7 @@ def environment(channel, tmp_path_factory):
                                       platforms=["linux-64", "noarch"],
                                       virtual_packages=[rattler.GenericVirtualPackage(
                                           rattler.PackageName("__glibc"), rattler.Version("2.36"),
-                                          "0")])
+                                          rattler.BuildString("0"))])
         await rattler.install(records, prefix, cache_dir=cache, show_progress=False,
                               requested_specs=[rattler.MatchSpec("envcheck")._match_spec])
     asyncio.run(create())

@@ -48,7 +48,7 @@ def test_build_stage_is_the_readme_build_of_the_tool_alone():
     readme = (distenv.SOURCE_DIR / "README.md").read_text()
     for instruction, argument in STAGES["build"]:
         if instruction == "RUN" and "cmake" in argument:
-            for command in argument.split(" && "):
+            for command in (part.strip() for part in argument.split(" && ")):
                 assert command.replace("/build", "build").replace(" --prefix /opt/envcheck", "") \
                     .replace(" --strip", "") in readme.replace("\\\n   ", ""), command
 
