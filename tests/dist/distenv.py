@@ -29,7 +29,7 @@ def unpack_wheel_tree(target: pathlib.Path) -> pathlib.Path:
     with zipfile.ZipFile(wheel()) as archive:
         for info in archive.infolist():
             parts = pathlib.PurePosixPath(info.filename).parts
-            if len(parts) < 3 or not parts[0].endswith(".data"):
+            if info.is_dir() or len(parts) < 3 or not parts[0].endswith(".data"):
                 continue
             kind, rest = parts[1], parts[2:]
             destination = target / ("bin" if kind == "scripts" else "") / pathlib.Path(*rest)
