@@ -1,13 +1,14 @@
-"""The pre-commit hooks in .pre-commit-hooks.yaml, run for real by pre-commit (`pre-commit
-try-repo` on this source tree, as a repository that lists envcheck in its
-.pre-commit-config.yaml would): pre-commit builds envcheck from this repository into the hook's
-own environment (`language: python`; no envcheck on PATH), a clean environment file passes, a
-broken one fails the commit with envcheck's file:line:column diagnostics, --strict turns
-unpinned packages into errors, and the hooks' `files` pattern picks environment files and
-leaves other YAML alone.
+"""The pre-commit hooks in .pre-commit-hooks.yaml, run for real by pre-commit in a repository
+whose .pre-commit-config.yaml lists this source tree (at its HEAD commit) as a hook repository:
+pre-commit builds envcheck from this repository into the hook's own environment (`language:
+python`; no envcheck on PATH), a clean environment file passes, a broken one fails the commit
+with envcheck's file:line:column diagnostics, --strict turns unpinned packages into errors, and
+the hooks' `files` pattern picks environment files and leaves other YAML alone.
 
-The hook environment is built once for the module (one PRE_COMMIT_HOME): a full build of the
-binary, without the CUDA kernels (SKBUILD_CMAKE_DEFINE), which lint does not use.
+The hook environment is built once for the module (one PRE_COMMIT_HOME; `pre-commit try-repo`
+would build it again for every call): a full build of the binary, without the CUDA kernels
+(SKBUILD_CMAKE_DEFINE), which lint does not use. Being pre-commit's clone, it is HEAD's tree:
+commit a change to .pre-commit-hooks.yaml before running this.
 
 Skipped with the reason when pre-commit is not installed (.ci/setup installs it).
 """
@@ -93,6 +94,11 @@ def repository(tmp_path, pre_commit_home):
 
 
 def try_repo(repo, hook_id, *files, verbose=False):
+    head = subprocess.run(["git", "-C", str(SOURCE_DIR), "rev-parse", "HEAD"], check=True,
+                          capture_output=True, text=True).stdout.strip()
+    (repo / ".pre-commit-config.yaml").write_text(yaml.safe_dump({"repos": [{
+        "repo": str(SOURCE_DIR), "rev": head,
+        "hooks": [{"id": "envcheck-lint"}, {"id": "envcheck-lint-strict"}]}]}))
     # No envcheck on PATH: the hook must run the one pre-commit built into its environment.
     path = ":".join(part for part in os.environ["PATH"].split(":")
                     if not (pathlib.Path(part) / "envcheck").exists())
@@ -101,10 +107,9 @@ def try_repo(repo, hook_id, *files, verbose=False):
                        SKBUILD_CMAKE_DEFINE="ENVCHECK_CUDA=OFF",
                        GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.com",
                        GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.com")
-    subprocess.run(["git", "add", *files], cwd=repo, check=True)
+    subprocess.run(["git", "add", ".pre-commit-config.yaml", *files], cwd=repo, check=True)
     options = ["--verbose"] if verbose else []  # pre-commit hides a passing hook's output
-    return subprocess.run([PRE_COMMIT, "try-repo", str(SOURCE_DIR), hook_id, *options, "--files",
-                           *files],
+    return subprocess.run([PRE_COMMIT, "run", hook_id, *options, "--files", *files],
                           cwd=repo, env=environment, capture_output=True, text=True, timeout=2400)
 
 
