@@ -5,10 +5,10 @@
 #define ENVCHECK_DRIVER_DL_HPP
 
 #include <cstddef>
-#include <cstring>
-#include <dlfcn.h>
 #include <string>
 #include <string_view>
+
+#include "fsio/shared_library.hpp"
 
 namespace envcheck::driver
 {
@@ -16,16 +16,7 @@ namespace envcheck::driver
     inline constexpr std::string_view libcuda_name = "libcuda.so.1";
     inline constexpr std::string_view libnvidia_ml_name = "libnvidia-ml.so.1";
 
-    // The function `name` of a loaded library, or nullptr (an older driver lacks newer calls).
-    template<class Function>
-    [[nodiscard]] auto symbol(void* handle, const char* name) -> Function
-    {
-        static_assert(sizeof(Function) == sizeof(void*));
-        void* address = ::dlsym(handle, name);
-        Function function = nullptr;
-        std::memcpy(&function, &address, sizeof(function)); // object to function pointer
-        return function;
-    }
+    using fsio::symbol; // the function `name` of a loaded library, or nullptr
 
     // dlopen(name, RTLD_NOW | RTLD_LOCAL); nullptr with `error` set (dlerror()) when it fails.
     // The handle is never closed: the child exits soon after, and unloading a driver is a

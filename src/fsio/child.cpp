@@ -9,9 +9,11 @@
 #include <fcntl.h>
 #include <iostream>
 #include <poll.h>
+#include <string>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <utility>
 
 #include "fsio/files.hpp"
 #include "fsio/supervisor.hpp"
@@ -447,10 +449,30 @@ namespace envcheck::fsio
     {
         using detail::Clock;
 
+        // A table, not sigabbrev_np(): that needs glibc 2.32, above the portable binary's floor
+        // of 2.31 (README "Installing").
         auto signal_name(int signal) -> std::string
         {
-            const char* abbreviation = ::sigabbrev_np(signal);
-            return abbreviation != nullptr ? std::string("SIG") + abbreviation : "unknown";
+            static constexpr std::pair<int, const char*> names[] = {
+                { SIGHUP, "HUP" },       { SIGINT, "INT" },   { SIGQUIT, "QUIT" },
+                { SIGILL, "ILL" },       { SIGTRAP, "TRAP" }, { SIGABRT, "ABRT" },
+                { SIGBUS, "BUS" },       { SIGFPE, "FPE" },   { SIGKILL, "KILL" },
+                { SIGUSR1, "USR1" },     { SIGSEGV, "SEGV" }, { SIGUSR2, "USR2" },
+                { SIGPIPE, "PIPE" },     { SIGALRM, "ALRM" }, { SIGTERM, "TERM" },
+                { SIGCHLD, "CHLD" },     { SIGCONT, "CONT" }, { SIGSTOP, "STOP" },
+                { SIGTSTP, "TSTP" },     { SIGTTIN, "TTIN" }, { SIGTTOU, "TTOU" },
+                { SIGURG, "URG" },       { SIGXCPU, "XCPU" }, { SIGXFSZ, "XFSZ" },
+                { SIGVTALRM, "VTALRM" }, { SIGPROF, "PROF" }, { SIGWINCH, "WINCH" },
+                { SIGIO, "IO" },         { SIGPWR, "PWR" },   { SIGSYS, "SYS" },
+            };
+            for (const auto& [number, name] : names)
+            {
+                if (number == signal)
+                {
+                    return std::string("SIG") + name;
+                }
+            }
+            return "unknown";
         }
 
         [[noreturn]] void child_main(const ChildMain& main, int line_fd, int output_fd)

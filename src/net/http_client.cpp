@@ -9,6 +9,7 @@
 #include <curl/curl.h>
 
 #include "fsio/files.hpp"
+#include "net/curl_library.hpp"
 #include "util/strings.hpp"
 
 namespace envcheck::net
@@ -18,38 +19,46 @@ namespace envcheck::net
         constexpr std::string_view ca_bundle_hint =
           "use --ca-bundle FILE if the server uses a private CA";
 
-        void initialise_curl_once()
-        {
-            static std::once_flag once;
-            std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
-        }
+        // The protocol limits as bitmasks, for libcurl before 7.85, which does not know the
+        // string options; by number, because newer headers mark these two deprecated.
+        constexpr auto protocols_bitmask_option = static_cast<CURLoption>(CURLOPTTYPE_LONG + 181);
+        constexpr auto redirect_protocols_bitmask_option =
+          static_cast<CURLoption>(CURLOPTTYPE_LONG + 182);
 
         struct SlistDeleter
         {
-            void operator()(curl_slist* list) const { curl_slist_free_all(list); }
+            const CurlLibrary* curl = nullptr;
+            void operator()(curl_slist* list) const { curl->slist_free_all(list); }
         };
         using Slist = std::unique_ptr<curl_slist, SlistDeleter>;
 
         struct UrlDeleter
         {
-            void operator()(CURLU* url) const { curl_url_cleanup(url); }
+            const CurlLibrary* curl = nullptr;
+            void operator()(CURLU* url) const { curl->url_cleanup(url); }
         };
 
-        // One part of a URL as libcurl parses it ("" when absent or unparsable).
-        auto url_part(const std::string& url, CURLUPart part, unsigned flags = 0) -> std::string
+        // One part of a URL as libcurl parses it ("" when absent or unparsable, or when the
+        // libcurl loaded predates its URL API).
+        auto url_part(const CurlLibrary& curl, const std::string& url, CURLUPart part,
+                      unsigned flags = 0) -> std::string
         {
-            const std::unique_ptr<CURLU, UrlDeleter> handle(curl_url());
-            if (!handle || curl_url_set(handle.get(), CURLUPART_URL, url.c_str(), 0) != CURLUE_OK)
+            if (curl.url == nullptr)
+            {
+                return {};
+            }
+            const std::unique_ptr<CURLU, UrlDeleter> handle(curl.url(), UrlDeleter{ &curl });
+            if (!handle || curl.url_set(handle.get(), CURLUPART_URL, url.c_str(), 0) != CURLUE_OK)
             {
                 return {};
             }
             char* value = nullptr;
-            if (curl_url_get(handle.get(), part, &value, flags) != CURLUE_OK || value == nullptr)
+            if (curl.url_get(handle.get(), part, &value, flags) != CURLUE_OK || value == nullptr)
             {
                 return {};
             }
             std::string out(value);
-            curl_free(value);
+            curl.free(value);
             return out;
         }
 
@@ -243,11 +252,13 @@ namespace envcheck::net
 
     struct HttpClient::Handle
     {
+        util::Result<const CurlLibrary*> curl;
         CURL* easy = nullptr;
         char error_buffer[CURL_ERROR_SIZE] = {};
 
         Handle()
-          : easy(curl_easy_init())
+          : curl(curl_library())
+          , easy(curl ? (*curl)->easy_init() : nullptr)
         {
         }
         Handle(const Handle&) = delete;
@@ -256,16 +267,15 @@ namespace envcheck::net
         {
             if (easy != nullptr)
             {
-                curl_easy_cleanup(easy);
+                (*curl)->easy_cleanup(easy);
             }
         }
     };
 
     HttpClient::HttpClient(HttpOptions options)
       : m_options(std::move(options))
+      , m_handle(std::make_unique<Handle>())
     {
-        initialise_curl_once();
-        m_handle = std::make_unique<Handle>();
     }
 
     HttpClient::HttpClient(HttpClient&&) noexcept = default;
@@ -274,8 +284,12 @@ namespace envcheck::net
 
     auto HttpClient::supported_encodings() -> std::vector<std::string>
     {
-        initialise_curl_once();
-        const curl_version_info_data* info = curl_version_info(CURLVERSION_NOW);
+        const auto curl = curl_library();
+        if (!curl)
+        {
+            return {};
+        }
+        const curl_version_info_data* info = (*curl)->version_info(CURLVERSION_NOW);
         std::vector<std::string> encodings;
         if ((info->features & CURL_VERSION_LIBZ) != 0)
         {
@@ -296,9 +310,9 @@ namespace envcheck::net
     auto HttpClient::fetch(const std::string& url, const ConditionalHeaders& conditions)
       -> util::Result<HttpResponse>
     {
-        if (!m_handle || m_handle->easy == nullptr)
+        if (!m_handle)
         {
-            return failure(util::ErrorKind::internal, url, "cannot create a libcurl handle");
+            return failure(util::ErrorKind::internal, url, "use of a moved-from HttpClient");
         }
         if (!is_url(url))
         {
@@ -306,11 +320,22 @@ namespace envcheck::net
               util::ErrorKind::usage, url,
               "unsupported URL scheme (envcheck fetches http://, https:// and file:// URLs)");
         }
+        if (!m_handle->curl)
+        {
+            util::Error error = m_handle->curl.error();
+            error.where = util::SourceLocation{ redact(url), 0, 0 };
+            return util::unexpected(std::move(error));
+        }
+        if (m_handle->easy == nullptr)
+        {
+            return failure(util::ErrorKind::internal, url, "cannot create a libcurl handle");
+        }
+        const CurlLibrary& curl = **m_handle->curl;
         if (has_scheme(url, "file"))
         {
             // libcurl reads a directory as an empty file; say what it is instead.
             std::error_code error;
-            if (std::filesystem::is_directory(url_part(url, CURLUPART_PATH, CURLU_URLDECODE),
+            if (std::filesystem::is_directory(url_part(curl, url, CURLUPART_PATH, CURLU_URLDECODE),
                                               error))
             {
                 return failure(util::ErrorKind::io, url, "is a directory, not a file");
@@ -318,15 +343,15 @@ namespace envcheck::net
         }
         CURL* easy = m_handle->easy;
         // reset keeps the connection and DNS caches, so repeated fetches reuse connections.
-        curl_easy_reset(easy);
+        curl.easy_reset(easy);
         m_handle->error_buffer[0] = '\0';
 
         Transfer transfer;
         transfer.max_bytes = m_options.max_bytes;
-        Slist request_headers;
-        auto add_header = [&request_headers](const std::string& line)
+        Slist request_headers(nullptr, SlistDeleter{ &curl });
+        auto add_header = [&request_headers, &curl](const std::string& line)
         {
-            curl_slist* appended = curl_slist_append(request_headers.get(), line.c_str());
+            curl_slist* appended = curl.slist_append(request_headers.get(), line.c_str());
             if (appended != nullptr)
             {
                 static_cast<void>(request_headers.release());
@@ -342,45 +367,55 @@ namespace envcheck::net
             add_header("If-Modified-Since: " + conditions.last_modified);
         }
 
-        curl_easy_setopt(easy, CURLOPT_URL, url.c_str());
-        curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, m_handle->error_buffer);
-        curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https,file");
-        curl_easy_setopt(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-        curl_easy_setopt(easy, CURLOPT_FOLLOWLOCATION, 1L);
-        curl_easy_setopt(easy, CURLOPT_MAXREDIRS, m_options.max_redirects);
-        curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS,
+        curl.easy_setopt(easy, CURLOPT_URL, url.c_str());
+        curl.easy_setopt(easy, CURLOPT_ERRORBUFFER, m_handle->error_buffer);
+        // The protocol limits must hold with any libcurl: the bitmask options where the string
+        // ones (7.85) are unknown.
+        if (curl.easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https,file") != CURLE_OK)
+        {
+            curl.easy_setopt(easy, protocols_bitmask_option,
+                             static_cast<long>(CURLPROTO_HTTP | CURLPROTO_HTTPS | CURLPROTO_FILE));
+        }
+        if (curl.easy_setopt(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https") != CURLE_OK)
+        {
+            curl.easy_setopt(easy, redirect_protocols_bitmask_option,
+                             static_cast<long>(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+        }
+        curl.easy_setopt(easy, CURLOPT_FOLLOWLOCATION, 1L);
+        curl.easy_setopt(easy, CURLOPT_MAXREDIRS, m_options.max_redirects);
+        curl.easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS,
                          static_cast<long>(m_options.connect_timeout.count()));
-        curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS,
+        curl.easy_setopt(easy, CURLOPT_TIMEOUT_MS,
                          static_cast<long>(m_options.total_timeout.count()));
-        curl_easy_setopt(easy, CURLOPT_MAXFILESIZE_LARGE,
+        curl.easy_setopt(easy, CURLOPT_MAXFILESIZE_LARGE,
                          static_cast<curl_off_t>(m_options.max_bytes));
-        curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
+        curl.easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
         // "" offers every coding this libcurl build decodes (gzip, deflate, br, zstd).
-        curl_easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, "");
-        curl_easy_setopt(easy, CURLOPT_USERAGENT, m_options.user_agent.c_str());
+        curl.easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, "");
+        curl.easy_setopt(easy, CURLOPT_USERAGENT, m_options.user_agent.c_str());
         // Verification is always on; a private CA is added with ca_bundle, never by turning it off.
-        curl_easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, 1L);
-        curl_easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, 2L);
+        curl.easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, 1L);
+        curl.easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, 2L);
         if (!m_options.ca_bundle.empty())
         {
-            curl_easy_setopt(easy, CURLOPT_CAINFO, m_options.ca_bundle.c_str());
+            curl.easy_setopt(easy, CURLOPT_CAINFO, m_options.ca_bundle.c_str());
         }
-        curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, &on_body);
-        curl_easy_setopt(easy, CURLOPT_WRITEDATA, &transfer);
-        curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, &on_header);
-        curl_easy_setopt(easy, CURLOPT_HEADERDATA, &transfer);
+        curl.easy_setopt(easy, CURLOPT_WRITEFUNCTION, &on_body);
+        curl.easy_setopt(easy, CURLOPT_WRITEDATA, &transfer);
+        curl.easy_setopt(easy, CURLOPT_HEADERFUNCTION, &on_header);
+        curl.easy_setopt(easy, CURLOPT_HEADERDATA, &transfer);
         if (request_headers)
         {
-            curl_easy_setopt(easy, CURLOPT_HTTPHEADER, request_headers.get());
+            curl.easy_setopt(easy, CURLOPT_HTTPHEADER, request_headers.get());
         }
 
-        const CURLcode code = curl_easy_perform(easy);
+        const CURLcode code = curl.easy_perform(easy);
         // The options point into this frame's objects; don't leave them dangling in the handle.
-        curl_easy_setopt(easy, CURLOPT_HTTPHEADER, nullptr);
+        curl.easy_setopt(easy, CURLOPT_HTTPHEADER, nullptr);
 
         const std::string detail = m_handle->error_buffer[0] != '\0'
                                      ? std::string(m_handle->error_buffer)
-                                     : std::string(curl_easy_strerror(code));
+                                     : std::string(curl.easy_strerror(code));
         const bool is_file = has_scheme(url, "file");
         switch (code)
         {
@@ -396,12 +431,12 @@ namespace envcheck::net
                                "cannot resolve the proxy host (" + detail + ")", proxy_hint());
             case CURLE_COULDNT_RESOLVE_HOST:
                 return failure(util::ErrorKind::network, url,
-                               "cannot resolve host '" + url_part(url, CURLUPART_HOST) + "'",
+                               "cannot resolve host '" + url_part(curl, url, CURLUPART_HOST) + "'",
                                "check the host name and the machine's DNS settings");
             case CURLE_COULDNT_CONNECT:
             {
                 long os_errno = 0;
-                curl_easy_getinfo(easy, CURLINFO_OS_ERRNO, &os_errno);
+                curl.easy_getinfo(easy, CURLINFO_OS_ERRNO, &os_errno);
                 const std::string cause =
                   os_errno == ECONNREFUSED
                     ? std::string("connection refused")
@@ -411,7 +446,7 @@ namespace envcheck::net
             case CURLE_OPERATION_TIMEDOUT:
             {
                 curl_off_t connected_after = 0;
-                curl_easy_getinfo(easy, CURLINFO_CONNECT_TIME_T, &connected_after);
+                curl.easy_getinfo(easy, CURLINFO_CONNECT_TIME_T, &connected_after);
                 if (connected_after == 0 && !is_file)
                 {
                     return failure(util::ErrorKind::timeout, url,
@@ -476,10 +511,10 @@ namespace envcheck::net
         HttpResponse response;
         if (!is_file)
         {
-            curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &response.status);
+            curl.easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &response.status);
         }
         char* effective = nullptr;
-        curl_easy_getinfo(easy, CURLINFO_EFFECTIVE_URL, &effective);
+        curl.easy_getinfo(easy, CURLINFO_EFFECTIVE_URL, &effective);
         response.effective_url = effective != nullptr ? std::string(effective) : url;
         if (response.status >= 400)
         {

@@ -1,5 +1,5 @@
 # The GPU benchmarks (CUDA builds only): the probe kernels against cuBLAS SGEMM and plain
 # cudaMemcpyAsync in the same run. cuBLAS is linked here and nowhere else.
-if(ENVCHECK_HAVE_CUDA)
+if(ENVCHECK_HAVE_CUDA AND TARGET CUDA::cublas)  # a toolkit made of wheels has no cuBLAS
     envcheck_bench(bench_gpu MODULES gpu driver model util LIBS envcheck_kernels CUDA::cublas nlohmann_json::nlohmann_json)
 endif()

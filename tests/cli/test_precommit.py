@@ -1,8 +1,14 @@
-"""The pre-commit hooks in .pre-commit-hooks.yaml, run for real by pre-commit (`pre-commit
-try-repo` on this source tree, as a repository that lists envcheck in its
-.pre-commit-config.yaml would): a clean environment file passes, a broken one fails the commit
+"""The pre-commit hooks in .pre-commit-hooks.yaml, run for real by pre-commit in a repository
+whose .pre-commit-config.yaml lists this source tree (at its HEAD commit) as a hook repository:
+pre-commit builds envcheck from this repository into the hook's own environment (`language:
+python`; no envcheck on PATH), a clean environment file passes, a broken one fails the commit
 with envcheck's file:line:column diagnostics, --strict turns unpinned packages into errors, and
 the hooks' `files` pattern picks environment files and leaves other YAML alone.
+
+The hook environment is built once for the module (one PRE_COMMIT_HOME; `pre-commit try-repo`
+would build it again for every call): a full build of the binary, without the CUDA kernels
+(SKBUILD_CMAKE_DEFINE), which lint does not use. Being pre-commit's clone, it is HEAD's tree:
+commit a change to .pre-commit-hooks.yaml before running this.
 
 Skipped with the reason when pre-commit is not installed (.ci/setup installs it).
 """
@@ -85,29 +91,44 @@ def test_hooks_run_envcheck_lint():
     assert hook("envcheck-lint")["entry"] == "envcheck lint"
     assert hook("envcheck-lint-strict")["entry"] == "envcheck lint --strict"
     for entry in HOOKS:
-        assert entry["language"] == "system"
+        assert entry["language"] == "python"  # pre-commit installs envcheck itself
+
+
+@pytest.fixture(scope="module")
+def pre_commit_home(tmp_path_factory):
+    return tmp_path_factory.mktemp("pre-commit-home")
 
 
 @pytest.fixture
-def repository(tmp_path):
+def repository(tmp_path, pre_commit_home):
     if PRE_COMMIT is None:
         pytest.skip("pre-commit is not installed; .ci/setup installs it")
     repo = tmp_path / "repo"
     repo.mkdir()
     subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    (repo.parent / "pre-commit-home").symlink_to(pre_commit_home)
     return repo
 
 
 def try_repo(repo, hook_id, *files, verbose=False, all_files=False):
-    environment = dict(os.environ, PATH=f"{ENVCHECK.parent}:{os.environ['PATH']}",
+    head = subprocess.run(["git", "-C", str(SOURCE_DIR), "rev-parse", "HEAD"], check=True,
+                          capture_output=True, text=True).stdout.strip()
+    (repo / ".pre-commit-config.yaml").write_text(yaml.safe_dump({"repos": [{
+        "repo": str(SOURCE_DIR), "rev": head,
+        "hooks": [{"id": "envcheck-lint"}, {"id": "envcheck-lint-strict"}]}]}))
+    # No envcheck on PATH: the hook must run the one pre-commit built into its environment.
+    path = ":".join(part for part in os.environ["PATH"].split(":")
+                    if not (pathlib.Path(part) / "envcheck").exists())
+    environment = dict(os.environ, PATH=path,
                        PRE_COMMIT_HOME=str(repo.parent / "pre-commit-home"),
+                       SKBUILD_CMAKE_DEFINE="ENVCHECK_CUDA=OFF",
                        GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.com",
                        GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.com")
-    subprocess.run(["git", "add", *files], cwd=repo, check=True)
+    subprocess.run(["git", "add", ".pre-commit-config.yaml", *files], cwd=repo, check=True)
     options = ["--verbose"] if verbose else []  # pre-commit hides a passing hook's output
     selection = ["--all-files"] if all_files else ["--files", *files]
-    return subprocess.run([PRE_COMMIT, "try-repo", str(SOURCE_DIR), hook_id, *options, *selection],
-                          cwd=repo, env=environment, capture_output=True, text=True, timeout=300)
+    return subprocess.run([PRE_COMMIT, "run", hook_id, *options, *selection],
+                          cwd=repo, env=environment, capture_output=True, text=True, timeout=2400)
 
 
 def test_clean_environment_file_passes(repository):
@@ -115,6 +136,9 @@ def test_clean_environment_file_passes(repository):
     result = try_repo(repository, "envcheck-lint", "environment.yml")
     assert result.returncode == 0, result.stdout + result.stderr
     assert re.search(r"envcheck lint\.+Passed", result.stdout)
+    # The envcheck that ran is the one pip built into the hook's environment.
+    built = list((repository.parent / "pre-commit-home").glob("repo*/py_env-*/bin/envcheck"))
+    assert len(built) == 1, list((repository.parent / "pre-commit-home").rglob("bin/envcheck"))
 
 
 def test_contradiction_fails_the_commit_with_its_position(repository):

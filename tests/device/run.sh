@@ -11,6 +11,11 @@
 #                  the GPU part; performance as locked; slurm-health --prolog on a healthy node
 #   bench.log      bench_gpu (kernels vs cuBLAS and cudaMemcpy) and bench_tensor (tensor-core GEMM
 #                  vs cuBLAS/cuBLASLt, HBM vs cudaMemcpy) when ENVCHECK_DEVICE_BENCH=1
+#   dist.txt       the carried packaging artefacts (none are built here: no network): the
+#                  portable wheel (.device/envcheck_gpu-*.whl, from tests/dist/build_wheel.sh)
+#                  pip-installed into a fresh venv, then its smoke and lock/check --lock; and
+#                  each binary in .device/bin/ (such as README command 1's build/envcheck from a
+#                  fresh Debian 12 without a CUDA toolkit) with --version and smoke --quick
 # The last lines printed are a summary. Run from the repository root: tests/device/run.sh
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -141,6 +146,30 @@ if [ "$BENCH" = 1 ]; then
     timeout 240 "$BUILD/bench/bench_tensor" --json "$OUT/bench_tensor.json" >> "$OUT/bench.log" 2>&1
 fi
 
+step "packaging artefacts" | tee "$OUT/dist.txt"
+{
+    wheel=$(ls .device/envcheck_gpu-*.whl 2>/dev/null | head -1)
+    if [ -n "$wheel" ]; then
+        rm -rf /tmp/envcheck-wheel-venv
+        python3 -m venv /tmp/envcheck-wheel-venv \
+            && /tmp/envcheck-wheel-venv/bin/pip install --quiet --no-index "$wheel"
+        echo "pip install $(basename "$wheel") -> exit $?"
+        W=/tmp/envcheck-wheel-venv/bin/envcheck
+        "$W" --version
+        "$W" smoke --quick; echo "wheel: smoke --quick -> exit $?"
+        "$W" lock --prefix "$PREFIX" --output "$OUT/wheel.lock.json" --force; echo "wheel: lock -> exit $?"
+        "$W" check --prefix "$PREFIX" --lock "$OUT/wheel.lock.json"; echo "wheel: check --lock -> exit $?"
+    else
+        echo "no wheel carried: put tests/dist/build_wheel.sh's wheelhouse/*.whl in .device/"
+    fi
+    for binary in .device/bin/*; do
+        [ -x "$binary" ] || continue
+        echo "---- $binary"
+        "$binary" --version
+        "$binary" smoke --quick; echo "$binary: smoke --quick -> exit $?"
+    done
+} >> "$OUT/dist.txt" 2>&1
+
 step "summary"
 grep -E "^----|passed|failed|FAILED|test cases" "$OUT/tests.log" | head -60
 cat "$OUT/machine.txt" | head -12
@@ -148,3 +177,4 @@ grep -E "verdict|first broken" "$OUT/doctor-torch.txt"
 grep -E "smoke --|matmul|bandwidth|overlap|bank" "$OUT/smoke.txt" | head -20
 grep -vE "^  (ok|pass) " "$OUT/lock.txt" | head -60
 if [ "$BENCH" = 1 ]; then grep -A40 "== bench_tensor on" "$OUT/bench.log"; fi
+grep -E "exit|^envcheck |^CUDA|^GPU|^no wheel|^----" "$OUT/dist.txt"
