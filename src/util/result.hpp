@@ -39,6 +39,8 @@ namespace envcheck::util
           : m_storage(std::in_place_index<0>, std::move(value))
         {
         }
+        // The requires clause rules out Result itself; clang-tidy 14 does not read it.
+        // NOLINTBEGIN(bugprone-forwarding-reference-overload)
         template<class U>
         requires std::is_constructible_v<T, U&&> &&
           (!std::is_same_v<std::decay_t<U>, Result>)&&(!std::is_same_v<std::decay_t<U>, T>)
@@ -46,6 +48,7 @@ namespace envcheck::util
           : m_storage(std::in_place_index<0>, T(std::forward<U>(value)))
         {
         }
+        // NOLINTEND(bugprone-forwarding-reference-overload)
         template<class G>
         Result(Unexpected<G> error)
           : m_storage(std::in_place_index<1>, E(std::move(error.error)))

@@ -233,7 +233,7 @@ namespace
           "conda__rattler__test-data_channels_pytorch_linux-64_repodata.json";
         if (!std::filesystem::exists(file))
         {
-            WARN("no shared corpus: skipped");
+            FAIL("shared corpus missing (configure with -DENVCHECK_SHARED_DIR): " << file);
             return;
         }
         std::ifstream in(file, std::ios::binary);

@@ -304,7 +304,8 @@ namespace
         REQUIRE(with_rule(shadowed, "cuda.pytorch-cuda-shadowed").size() == 1);
         CHECK(with_rule(shadowed, "cuda.pytorch-cuda-shadowed")[0].position ==
               TextPosition{ 6, 5 });
-        CHECK(with_rule(shadowed, "cuda.pytorch-cuda-shadowed")[0].severity == "warning");
+        CHECK(with_rule(shadowed, "cuda.pytorch-cuda-shadowed")[0].severity ==
+              model::Severity::warning);
         // ... and the pytorch channel's table does not apply to conda-forge's pytorch.
         CHECK(with_rule(shadowed, "cuda.pytorch-cuda-unpublished").empty());
         for (const std::string fine :

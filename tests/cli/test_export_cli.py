@@ -7,7 +7,11 @@ envcheck = realenv.envcheck
 DATA_LOCKS = realenv.SOURCE_DIR / "tests/data/locks"
 
 
-@pytest.mark.skipif(not CORPUS_LOCKS.is_dir(), reason="shared corpus missing")
+@pytest.fixture(autouse=True)
+def shared_corpus():
+    assert CORPUS_LOCKS.is_dir(), f"shared corpus missing: {CORPUS_LOCKS} (set ENVCHECK_SHARED_DIR)"
+
+
 def test_export_conda_lock_to_explicit(tmp_path):
     source = CORPUS_LOCKS / "pangeo-data__pangeo-docker-images__pytorch-notebook_conda-lock.yml"
     out = tmp_path / "explicit.txt"
@@ -30,7 +34,6 @@ def test_export_conda_lock_to_explicit(tmp_path):
     assert all(len(package["expected"]["sha256"]) == 64 for package in report["packages"])
 
 
-@pytest.mark.skipif(not CORPUS_LOCKS.is_dir(), reason="shared corpus missing")
 def test_export_pixi_lock_with_pypi_packages():
     source = CORPUS_LOCKS / "1235467__diff-svc__pixi.lock"
     environment = envcheck("export", "--lock", source, "--format", "environment")

@@ -55,14 +55,12 @@ def broken_in_index():
 
 
 def test_corpus_present():
-    if not corpus_files():
-        pytest.skip(f"shared corpus not found under {CORPUS_DIR}")
+    assert corpus_files(), f"shared corpus missing under {CORPUS_DIR} (set ENVCHECK_SHARED_DIR)"
     assert len(corpus_files()) == 118
 
 
 def test_broken_list_matches_index():
-    if not INDEX.exists():
-        pytest.skip(f"{INDEX} not found")
+    assert INDEX.exists(), f"{INDEX} missing (set ENVCHECK_SHARED_DIR)"
     assert broken_in_index() == set(BROKEN)
 
 

@@ -48,7 +48,6 @@ def test_schema_and_loader_agree_on_corpus(path):
     check_agreement(path)
 
 
-def test_corpus_present_or_skipped():
-    if not CORPUS:
-        pytest.skip(f"shared corpus not found under {SHARED_DIR}")
+def test_corpus_present():
+    assert CORPUS, f"shared corpus missing under {SHARED_DIR} (set ENVCHECK_SHARED_DIR)"
     assert len(CORPUS) >= 100

@@ -86,8 +86,7 @@ def test_lock_needs_output_for_a_url_environment(served):
 
 
 def channel(root):
-    if not PYTORCH_REPODATA.exists():
-        pytest.skip(f"{PYTORCH_REPODATA} is missing")
+    assert PYTORCH_REPODATA.exists(), f"{PYTORCH_REPODATA} missing (set ENVCHECK_SHARED_DIR)"
     (root / "pytorch" / "linux-64").mkdir(parents=True)
     shutil.copy(PYTORCH_REPODATA, root / "pytorch" / "linux-64" / "repodata.json")
     # No noarch subdir at all: a channel may not publish one (HTTP 404 means empty, as in conda).

@@ -38,9 +38,21 @@ step "machine and build" | tee "$OUT/build.log"
 } >> "$OUT/build.log" 2>&1
 bench_flag=OFF
 [ "$BENCH" = 1 ] && bench_flag=ON
-# The formats tests read the shared corpus: the device copy has it as ./shared when the
-# checkout does (the corpus parts fail without it).
+# Libraries the machine lacks (it reaches no registry): Debian packages carried in .device/debs
+# (libyaml-dev and libyaml-0-2, say), unpacked here and found through pkg-config and the loader.
+if ls .device/debs/*.deb >/dev/null 2>&1; then
+    deps=/tmp/envcheck-device-deps
+    for deb in .device/debs/*.deb; do dpkg-deb -x "$deb" "$deps"; done
+    export PKG_CONFIG_SYSROOT_DIR=$deps PKG_CONFIG_PATH=$deps/usr/lib/x86_64-linux-gnu/pkgconfig
+    export CPATH=$deps/usr/include${CPATH:+:$CPATH}
+    export LIBRARY_PATH=$deps/usr/lib/x86_64-linux-gnu${LIBRARY_PATH:+:$LIBRARY_PATH}
+    export LD_LIBRARY_PATH=$deps/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    echo "carried packages: $(ls .device/debs | tr '\n' ' ')" >> "$OUT/build.log"
+fi
+# The tests that read the shared corpus and vectors fail without them: the device copy has them
+# as ./shared when the checkout does, or carried as .device/shared.
 shared_dir=$PWD/../shared
+[ -d .device/shared ] && shared_dir=$PWD/.device/shared
 [ -d shared ] && shared_dir=$PWD/shared
 if ! { cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DENVCHECK_CUDA=ON \
         -DENVCHECK_BENCH="$bench_flag" -DCMAKE_CUDA_ARCHITECTURES=90 \

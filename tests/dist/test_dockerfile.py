@@ -15,7 +15,7 @@ import pytest
 
 import distenv
 
-DOCKERFILE = (distenv.SOURCE_DIR / "Dockerfile").read_text()
+DOCKERFILE = (distenv.SOURCE_DIR / "src" / "dist" / "Dockerfile").read_text()
 
 
 def stages(text):

@@ -447,7 +447,7 @@ namespace
           std::filesystem::path(ENVCHECK_SHARED_DIR) / "corpus" / "envs";
         if (!std::filesystem::is_directory(corpus))
         {
-            WARN("shared corpus not found at " << corpus << "; skipping");
+            FAIL("shared corpus missing (configure with -DENVCHECK_SHARED_DIR): " << corpus);
             return;
         }
         std::size_t loaded = 0;

@@ -206,7 +206,7 @@ namespace
           std::filesystem::path(ENVCHECK_SHARED_DIR) / "corpus" / "locks";
         if (!std::filesystem::is_directory(dir))
         {
-            WARN("shared corpus missing (" << dir << "): corpus part skipped");
+            FAIL("shared corpus missing (configure with -DENVCHECK_SHARED_DIR): " << dir);
             return;
         }
         struct Expectation

@@ -227,7 +227,7 @@ namespace
           std::filesystem::path(ENVCHECK_SHARED_DIR) / "corpus" / "conda-meta";
         if (!std::filesystem::is_directory(dir))
         {
-            WARN("no shared corpus at " << dir << ": corpus part skipped");
+            FAIL("shared corpus missing (configure with -DENVCHECK_SHARED_DIR): " << dir);
             return;
         }
         std::size_t files = 0;
@@ -289,7 +289,7 @@ namespace
           "conda__rattler__test-data_channels_pytorch_linux-64_repodata.json";
         if (!std::filesystem::exists(file))
         {
-            WARN("no shared corpus: skipped");
+            FAIL("shared corpus missing (configure with -DENVCHECK_SHARED_DIR): " << file);
             return;
         }
         const std::string text = read_text(file);

@@ -358,7 +358,7 @@ namespace
           std::filesystem::path(ENVCHECK_SHARED_DIR) / "corpus" / "envs";
         if (!std::filesystem::is_directory(dir))
         {
-            WARN("skipping the corpus pip lines: " << dir.string() << " is missing");
+            FAIL("shared corpus missing (configure with -DENVCHECK_SHARED_DIR): " << dir.string());
             return;
         }
         // The lines of the corpus that pip itself would reject, and why.

@@ -28,7 +28,7 @@ namespace envcheck::tests
         std::ifstream in(path);
         if (!in)
         {
-            WARN("skipping the " << name << " cases: " << path << " is missing");
+            FAIL("shared vectors missing (configure with -DENVCHECK_SHARED_DIR): " << path);
             return std::nullopt;
         }
         return nlohmann::json::parse(in);

@@ -27,7 +27,8 @@ namespace envcheck::tests
         std::ifstream in(path);
         if (!in)
         {
-            WARN("shared vectors not found, skipping: " << path.string());
+            FAIL(
+              "shared vectors missing (configure with -DENVCHECK_SHARED_DIR): " << path.string());
             return std::nullopt;
         }
         return nlohmann::json::parse(in);

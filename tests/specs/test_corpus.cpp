@@ -71,7 +71,8 @@ namespace
         const auto files = corpus_files();
         if (files.empty())
         {
-            WARN("shared corpus not found, skipping: " << ENVCHECK_SHARED_DIR);
+            FAIL("shared corpus missing (configure with -DENVCHECK_SHARED_DIR): "
+                 << ENVCHECK_SHARED_DIR);
             return;
         }
         std::size_t versions = 0;
