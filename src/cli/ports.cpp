@@ -118,6 +118,8 @@ namespace envcheck::cli
           : m_http(http_options(transfer))
         {
         }
+        Adapters(const Adapters&) = delete; // `ports` refers to this object
+        auto operator=(const Adapters&) -> Adapters& = delete;
 
         app::Environment environment = system::read_environment();
         app::Ports ports{ *this, *this, *this, *this, *this, *this, *this, *this, environment };

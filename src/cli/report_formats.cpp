@@ -77,9 +77,14 @@ namespace envcheck::cli
     auto render_fleet_report(std::string_view format, const app::FleetView& fleet,
                              std::int64_t expiry_seconds, app::Ports& ports) -> std::string
     {
-        const auto found = std::find_if(fleet_formats.begin(), fleet_formats.end(),
-                                        [&](const FleetFormat& row) { return row.name == format; });
-        const auto& row = found == fleet_formats.end() ? fleet_formats[3] : *found; // markdown
+        const auto named = [&](std::string_view name)
+        {
+            return std::find_if(fleet_formats.begin(), fleet_formats.end(),
+                                [&](const FleetFormat& row) { return row.name == name; });
+        };
+        // --format accepts only the table's names; anything else would be markdown.
+        const auto found = named(format);
+        const auto& row = found == fleet_formats.end() ? *named("markdown") : *found;
         return row.render(fleet, FleetContext{ expiry_seconds, ports });
     }
 
