@@ -5,59 +5,18 @@
 
 #include "kernels/bandwidth.cuh"
 #include "kernels/detail/cuda_support.cuh"
+#include "kernels/detail/vector_access.cuh"
 
 namespace envcheck::kernels
 {
     namespace
     {
         using detail::check;
+        using detail::Hint;
+        using detail::load;
+        using detail::store;
 
         constexpr int copy_threads = 256;
-
-        enum class Hint
-        {
-            none,
-            streaming,   // evict-first loads and stores (__ldcs/__stcs): leave L2 to others
-            prefetch256, // loads ask L2 to fetch 256-byte blocks (sm_80+), stores evict-first
-        };
-
-        template<Hint H>
-        __device__ __forceinline__ auto load(const uint4* p) -> uint4
-        {
-            if constexpr (H == Hint::streaming)
-            {
-                return __ldcs(p);
-            }
-            else if constexpr (H == Hint::prefetch256)
-            {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-                uint4 v;
-                asm("ld.global.nc.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4];"
-                    : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
-                    : "l"(p));
-                return v;
-#else
-                return __ldcs(p);
-#endif
-            }
-            else
-            {
-                return *p;
-            }
-        }
-
-        template<Hint H>
-        __device__ __forceinline__ void store(uint4* p, const uint4& v)
-        {
-            if constexpr (H == Hint::none)
-            {
-                *p = v;
-            }
-            else
-            {
-                __stcs(p, v);
-            }
-        }
 
         enum class Layout
         {
@@ -160,6 +119,12 @@ namespace envcheck::kernels
                     return { copy_kernel<8, Layout::tiled, Hint::prefetch256>, 8, Layout::tiled };
                 case CopyKernel::one_tile_prefetch:
                     return { copy_kernel<4, Layout::one_tile, Hint::prefetch256>, 4,
+                             Layout::one_tile };
+                case CopyKernel::one_tile_prefetch_x8:
+                    return { copy_kernel<8, Layout::one_tile, Hint::prefetch256>, 8,
+                             Layout::one_tile };
+                case CopyKernel::one_tile_streaming:
+                    return { copy_kernel<4, Layout::one_tile, Hint::streaming>, 4,
                              Layout::one_tile };
             }
             return { copy_kernel<4, Layout::grid_stride, Hint::none>, 4, Layout::grid_stride };
@@ -551,6 +516,10 @@ namespace envcheck::kernels
                 return "tiled_prefetch";
             case CopyKernel::one_tile_prefetch:
                 return "one_tile_prefetch";
+            case CopyKernel::one_tile_prefetch_x8:
+                return "one_tile_prefetch_x8";
+            case CopyKernel::one_tile_streaming:
+                return "one_tile_streaming";
         }
         return "unknown";
     }

@@ -67,6 +67,8 @@ namespace envcheck::kernels
         grid_stride_prefetch, // grid_stride, loads asking L2 for 256-byte blocks (sm_80+)
         tiled_prefetch,       // tiled, 8 loads, 256-byte L2 fetches
         one_tile_prefetch,    // one 16 KiB tile per block (no persistent loop), 256-byte fetches
+        one_tile_prefetch_x8, // one 32 KiB tile per block (8 loads in flight), 256-byte fetches
+        one_tile_streaming,   // one 16 KiB tile per block, evict-first loads and stores
     };
 
     [[nodiscard]] auto to_string(CopyKernel kernel) -> std::string_view;

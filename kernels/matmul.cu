@@ -2,6 +2,7 @@
 #include <vector>
 
 #include "kernels/detail/cuda_support.cuh"
+#include "kernels/detail/timing.cuh"
 #include "kernels/matmul.cuh"
 
 namespace envcheck::kernels
@@ -308,80 +309,11 @@ namespace envcheck::kernels
                                      stream.get());
             };
 
-            // Warm-up until the clocks have had min_warmup_ms of load (and at least two runs).
-            detail::Event start;
-            detail::Event stop;
-            for (auto* event : { &start, &stop })
+            if (auto status = detail::time_launches(stream.get(), launch, plan.min_warmup_ms,
+                                                    plan.repeats, run.times_ms);
+                !status.ok())
             {
-                if (auto status = event->create(); !status.ok())
-                {
-                    return status;
-                }
-            }
-            double warmed_ms = 0.0;
-            for (int runs = 0; runs < 2 || (warmed_ms < plan.min_warmup_ms && runs < 10000); ++runs)
-            {
-                float ms = 0.0f;
-                if (auto status =
-                      check(cudaEventRecord(start.get(), stream.get()), "cudaEventRecord");
-                    !status.ok())
-                {
-                    return status;
-                }
-                if (auto status = launch(); !status.ok())
-                {
-                    return status;
-                }
-                if (auto status =
-                      check(cudaEventRecord(stop.get(), stream.get()), "cudaEventRecord");
-                    !status.ok())
-                {
-                    return status;
-                }
-                if (auto status = detail::elapsed_ms(start, stop, ms); !status.ok())
-                {
-                    return status;
-                }
-                warmed_ms += ms;
-            }
-
-            // Timed repeats: one event pair around each launch, all read after one wait.
-            std::vector<detail::Event> marks(2 * static_cast<std::size_t>(plan.repeats));
-            for (auto& event : marks)
-            {
-                if (auto status = event.create(); !status.ok())
-                {
-                    return status;
-                }
-            }
-            for (int r = 0; r < plan.repeats; ++r)
-            {
-                if (auto status =
-                      check(cudaEventRecord(marks[2 * r].get(), stream.get()), "cudaEventRecord");
-                    !status.ok())
-                {
-                    return status;
-                }
-                if (auto status = launch(); !status.ok())
-                {
-                    return status;
-                }
-                if (auto status = check(cudaEventRecord(marks[2 * r + 1].get(), stream.get()),
-                                        "cudaEventRecord");
-                    !status.ok())
-                {
-                    return status;
-                }
-            }
-            for (int r = 0; r < plan.repeats; ++r)
-            {
-                float ms = 0.0f;
-                if (auto status = detail::elapsed_ms(marks[2 * r], marks[2 * r + 1], ms);
-                    !status.ok())
-                {
-                    return status;
-                }
-                run.times_ms.push_back(ms);
+                return status;
             }
 
             // Verification on a fresh, poisoned output: a launch that skips entries leaves NaN.

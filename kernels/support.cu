@@ -82,21 +82,31 @@ namespace envcheck::kernels::detail
         {
             unsigned long long host_result = 0;
             if (auto status =
-                  check(cudaMemcpyAsync(&host_result, device_result, sizeof(host_result),
-                                        cudaMemcpyDeviceToHost, stream),
-                        name);
+                  copy_to_host(&host_result, device_result, sizeof(host_result), stream);
                 !status.ok())
             {
-                return status;
-            }
-            if (auto status = check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
-                !status.ok())
-            {
+                if (status.call != "cudaStreamSynchronize")
+                {
+                    status.call = name; // which count's copy failed
+                }
                 return status;
             }
             count = static_cast<std::size_t>(host_result);
             return {};
         }
+    }
+
+    auto copy_to_host(void* host, const void* device, std::size_t bytes, cudaStream_t stream)
+      -> CudaStatus
+    {
+        if (auto status =
+              check(cudaMemcpyAsync(host, device, bytes, cudaMemcpyDeviceToHost, stream),
+                    "cudaMemcpyAsync(DeviceToHost)");
+            !status.ok())
+        {
+            return status;
+        }
+        return check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
     }
 
     auto multiprocessor_count(int& count) -> CudaStatus

@@ -197,6 +197,10 @@ namespace envcheck::kernels::detail
                                                 std::uint32_t seed, cudaStream_t stream,
                                                 std::size_t& mismatches) -> CudaStatus;
     [[nodiscard]] auto multiprocessor_count(int& count) -> CudaStatus;
+    // Device to host in `stream`'s order, then waits for it. The probes' streams are
+    // non-blocking: a plain cudaMemcpy (legacy default stream) would not wait for their kernels.
+    [[nodiscard]] auto copy_to_host(void* host, const void* device, std::size_t bytes,
+                                    cudaStream_t stream) -> CudaStatus;
 }
 
 #endif

@@ -38,7 +38,7 @@ namespace envcheck::app
 
         auto warning(std::string message, std::string fix) -> formats::EnvDiagnostic
         {
-            return { "warning",
+            return { model::Severity::warning,
                      std::string(checks::channel_availability_rule),
                      std::move(message),
                      {},

@@ -16,7 +16,7 @@ namespace envcheck::app
         }
         for (const auto& diagnostic : file->diagnostics)
         {
-            if (diagnostic.severity == formats::severity_error)
+            if (diagnostic.severity == model::Severity::error)
             {
                 return util::unexpected(util::make_error(
                   util::ErrorKind::parse, diagnostic.message + " [" + diagnostic.rule + "]",

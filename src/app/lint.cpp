@@ -18,8 +18,8 @@ namespace envcheck::app
             for (const auto& item : diagnostics)
             {
                 file.diagnostics.push_back(report::LintDiagnostic{
-                  report::parse_severity(item.severity).value_or(report::Severity::error),
-                  item.rule, item.message, std::max<std::size_t>(item.position.line, 1),
+                  item.severity, item.rule, item.message,
+                  std::max<std::size_t>(item.position.line, 1),
                   std::max<std::size_t>(item.position.column, 1), item.fix });
             }
             return file;
@@ -89,17 +89,16 @@ namespace envcheck::app
         std::vector<report::LintRuleInfo> out;
         for (const auto& rule : checks::rule_catalog())
         {
-            out.push_back(report::LintRuleInfo{
-              std::string(rule.id),
-              report::parse_severity(rule.severity).value_or(report::Severity::error),
-              std::string(rule.description), std::string(rule.fix) });
+            out.push_back(report::LintRuleInfo{ std::string(rule.id), rule.severity,
+                                                std::string(rule.description),
+                                                std::string(rule.fix) });
         }
         return out;
     }
 
     auto LintOutcome::verdict() const -> Verdict
     {
-        return report.count(report::Severity::error) == 0 ? Verdict::clean : Verdict::findings;
+        return report.count(model::Severity::error) == 0 ? Verdict::clean : Verdict::findings;
     }
 
     auto run_lint(const LintRequest& request, Ports& ports) -> util::Result<LintOutcome>

@@ -53,10 +53,12 @@ namespace envcheck::app
         }
 
         // Why no GPU could be probed: the doctor's first broken link (machine checks only: the
-        // environment does not matter here), else the CUDA error the probe child saw.
-        auto no_gpu_verdict(const model::SmokeReport& report, Ports& ports) -> std::string
+        // environment does not matter here), else the CUDA error the probe child saw. Its driver
+        // probe runs under smoke's own --timeout.
+        auto no_gpu_verdict(const model::SmokeReport& report, double timeout_seconds, Ports& ports)
+          -> std::string
         {
-            auto machine = probe_machine("/", 20.0, ports);
+            auto machine = probe_machine("/", timeout_seconds, ports);
             if (machine)
             {
                 const auto doctor =
@@ -112,7 +114,8 @@ namespace envcheck::app
             availability != model::GpuAvailability::built_without_cuda &&
             availability != model::GpuAvailability::no_such_device)
         {
-            outcome.report.diagnosis = no_gpu_verdict(outcome.report, ports);
+            outcome.report.diagnosis =
+              no_gpu_verdict(outcome.report, request.timeout_seconds, ports);
         }
         auto fleet_run = model::to_check_run(outcome.report);
         clock.stamp(fleet_run);

@@ -91,11 +91,10 @@ namespace envcheck::checks
             return out;
         }
 
-        auto finding(std::string_view severity, std::string message, const AvailabilitySpec& spec,
+        auto finding(model::Severity severity, std::string message, const AvailabilitySpec& spec,
                      std::string fix) -> formats::EnvDiagnostic
         {
-            return formats::EnvDiagnostic{ std::string(severity),
-                                           std::string(channel_availability_rule),
+            return formats::EnvDiagnostic{ severity, std::string(channel_availability_rule),
                                            std::move(message), spec.position, std::move(fix) };
         }
     }
@@ -215,7 +214,7 @@ namespace envcheck::checks
             if (!sources)
             {
                 findings.push_back(
-                  finding(formats::severity_error,
+                  finding(model::Severity::error,
                           "cannot check " + spec.text + ": " + sources.error().message, spec,
                           "name the channel as conda would: a name, a URL or an absolute path"));
                 continue;
@@ -281,7 +280,7 @@ namespace envcheck::checks
             if (!unreadable.empty())
             {
                 findings.push_back(finding(
-                  formats::severity_warning,
+                  model::Severity::warning,
                   "cannot tell whether " + spec.text + " is published: the repodata of " +
                     either(unreadable) + " could not be read",
                   spec, "fix the channel's URL or the network, or run with a filled cache"));
@@ -303,7 +302,7 @@ namespace envcheck::checks
                 {
                     fix = "did you mean " + *closest + "?";
                 }
-                findings.push_back(finding(formats::severity_error,
+                findings.push_back(finding(model::Severity::error,
                                            spec.text + " is not published on " + on +
                                              ": no package is named " + spec.name,
                                            spec, std::move(fix)));
@@ -320,7 +319,7 @@ namespace envcheck::checks
             {
                 fix += " (and " + std::to_string(versions.size() - shown) + " older)";
             }
-            findings.push_back(finding(formats::severity_error,
+            findings.push_back(finding(model::Severity::error,
                                        spec.text + " is not published on " + on, spec,
                                        std::move(fix)));
         }

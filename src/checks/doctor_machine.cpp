@@ -129,13 +129,16 @@ namespace envcheck::checks
         }
 
         // The libcuda in use: the one dlopen() loaded, else the first the loader would find.
+        // A probe child that hung or crashed before it reported the library leaves the
+        // question open, so the files answer it: that child is named by the checks that need
+        // it (driver.libcuda-found, nvml.init, cuda.init), never blamed on the container.
         auto active_libcuda(const model::MachineFacts& machine) -> const model::LibraryFile*
         {
             if (machine.cuda.library)
             {
                 return &*machine.cuda.library;
             }
-            if (machine.live && machine.cuda.attempted)
+            if (machine.live && machine.cuda.attempted && !machine.cuda.failure.failed())
             {
                 return nullptr;
             }
@@ -148,12 +151,30 @@ namespace envcheck::checks
             {
                 return &*machine.nvml.library;
             }
-            if (machine.live && machine.nvml.attempted)
+            if (machine.live && machine.nvml.attempted && !machine.nvml.failure.failed())
             {
                 return nullptr;
             }
             return machine.libraries.libnvidia_ml.empty() ? nullptr
                                                           : &machine.libraries.libnvidia_ml.front();
+        }
+
+        // What to do about a probe child that hung or crashed: in the library's own loading (its
+        // constructors), the install is broken; in a driver call, the GPU or driver is wedged.
+        auto probe_failure_fix(const model::ProbeFailure& failure, std::string_view library)
+          -> std::string
+        {
+            if (failure.step.starts_with("dlopen"))
+            {
+                return "loading " + std::string(library) +
+                       " hangs or crashes before any call: the driver's user-space libraries are "
+                       "broken or do not belong to the kernel module; reinstall the NVIDIA driver "
+                       "(the kernel module's version) and reboot, and look at `sudo dmesg` for "
+                       "NVRM/Xid messages";
+            }
+            return "the GPU or driver may be wedged: look for Xid errors (`sudo dmesg | grep -i "
+                   "xid`), reset the GPU (`sudo nvidia-smi -r -i <index>` with no process on it) "
+                   "or reboot";
         }
 
         auto describe_library(const model::LibraryFile& library) -> std::string
@@ -669,7 +690,8 @@ namespace envcheck::checks
             }
             if (machine.cuda.failure.failed() && machine.cuda.load_error.empty())
             {
-                return fail(machine.cuda.failure.message, fix);
+                return fail(machine.cuda.failure.message,
+                            probe_failure_fix(machine.cuda.failure, "libcuda.so.1"));
             }
             std::string message = "libcuda.so.1 cannot be loaded: " + machine.cuda.load_error;
             if (!machine.libraries.libcuda.empty())
@@ -826,7 +848,7 @@ namespace envcheck::checks
           "(`sudo nvidia-smi -r -i <index>` with no process on it) or reboot";
         if (nvml.failure.failed())
         {
-            return fail(nvml.failure.message, wedged_fix);
+            return fail(nvml.failure.message, probe_failure_fix(nvml.failure, "libnvidia-ml.so.1"));
         }
         if (!nvml.library)
         {
@@ -923,9 +945,7 @@ namespace envcheck::checks
         const std::string check_dmesg = "look at `sudo dmesg` for NVRM/Xid messages";
         if (cuda.failure.failed())
         {
-            return fail(cuda.failure.message, "a wedged GPU or driver: look for Xid errors (`sudo "
-                                              "dmesg | grep -i xid`), reset the GPU "
-                                              "(`sudo nvidia-smi -r`) or reboot");
+            return fail(cuda.failure.message, probe_failure_fix(cuda.failure, "libcuda.so.1"));
         }
         if (!cuda.init_result)
         {
@@ -1047,7 +1067,7 @@ namespace envcheck::checks
         std::vector<std::string> names;
         for (const auto& device : cuda.devices)
         {
-            std::string text = std::to_string(device.ordinal) + ": " + device.name;
+            std::string text = std::to_string(device.index) + ": " + device.name;
             if (device.compute_capability_major && device.compute_capability_minor)
             {
                 text += " (" + std::to_string(*device.compute_capability_major) + "." +
@@ -1096,7 +1116,7 @@ namespace envcheck::checks
             for (const auto& device : machine.cuda.devices)
             {
                 gpus.push_back(
-                  { "device " + std::to_string(device.ordinal) + " (" + device.name + ")",
+                  { "device " + std::to_string(device.index) + " (" + device.name + ")",
                     device.compute_mode, std::nullopt });
             }
         }

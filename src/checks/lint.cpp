@@ -10,9 +10,9 @@ namespace envcheck::checks
 {
     namespace
     {
-        constexpr std::string_view error = formats::severity_error;
-        constexpr std::string_view warning = formats::severity_warning;
-        constexpr std::string_view info = formats::severity_info;
+        constexpr model::Severity error = model::Severity::error;
+        constexpr model::Severity warning = model::Severity::warning;
+        constexpr model::Severity info = model::Severity::info;
 
         constexpr std::string_view unpinned_id = "repro.unpinned";
 
@@ -135,9 +135,9 @@ namespace envcheck::checks
         {
             position = { 1, 1 };
         }
-        findings.push_back(formats::EnvDiagnostic{
-          std::string(rule.severity), std::string(rule.id), std::move(message), position,
-          fix.empty() ? std::string(rule.fix) : std::move(fix) });
+        findings.push_back(
+          formats::EnvDiagnostic{ rule.severity, std::string(rule.id), std::move(message), position,
+                                  fix.empty() ? std::string(rule.fix) : std::move(fix) });
     }
 
     auto lint_environment(const formats::EnvironmentFile& file, const LintOptions& options)

@@ -35,7 +35,7 @@ namespace envcheck::checks
     struct LintRule
     {
         std::string_view id;
-        std::string_view severity; // "error" | "warning" | "info": the default
+        model::Severity severity; // the default; --strict raises repro.unpinned to error
         std::string_view description;
         std::string_view fix;
         void (*run)(const LintInput& input, Findings& findings);

@@ -65,7 +65,8 @@ namespace envcheck::checks
 
     auto slurm_health_budget(std::chrono::milliseconds total) -> SlurmHealthBudget
     {
-        // 2 x 30% for the driver children and 2 x 15% for scontrol: 90% in the worst case.
+        // 30% for the driver children (both at once) and 2 x 15% for scontrol: 60% in the worst
+        // case, so a slow disk or a second of grace still ends inside --timeout.
         return SlurmHealthBudget{ total * 3 / 10, total * 15 / 100 };
     }
 }

@@ -45,10 +45,11 @@ namespace envcheck::checks
                                                 const std::vector<model::CheckRun>& runs)
       -> SlurmDecision;
 
-    // How one run spends its --timeout. The driver probe runs two children one after the other
-    // (NVML, then cuInit), each under `driver_probe`; scontrol runs at most twice (show, then
-    // update), each under `scontrol_call`. Together they take at most 90% of the total, which
-    // leaves the rest for reading /sys, /proc, the lock and the prefix.
+    // How one run spends its --timeout. The driver probe runs its two children (NVML, cuInit) at
+    // the same time under `driver_probe` (plus a second's grace to reap a killed child); scontrol
+    // runs at most twice (show, then update), each under `scontrol_call`. Together they take at
+    // most 60% of the total, which leaves the rest for reading /sys, /proc, the lock and the
+    // prefix.
     struct SlurmHealthBudget
     {
         std::chrono::milliseconds driver_probe{ 0 };

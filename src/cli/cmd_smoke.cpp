@@ -102,7 +102,8 @@ namespace envcheck::cli
                        "Write the report to this file (atomically) instead of stdout");
         app
           .add_option("--timeout", request.timeout_seconds,
-                      "Seconds a probe may run without finishing before it is killed (default 30)")
+                      "Seconds a step (loading the driver, cuInit, opening a device, each probe) "
+                      "may run without reporting before the probe process is killed (default 30)")
           ->check(CLI::PositiveNumber);
         app.add_option("--probe", request.probes, "Run only this probe (repeatable); see --list");
         app.add_flag("--list", options->list, "List the probes and exit");

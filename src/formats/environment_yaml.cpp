@@ -36,53 +36,54 @@ namespace envcheck::formats
         }
 
         constexpr std::array<LoaderRule, 17> rule_table{ {
-          { rule::syntax, severity_error, "The text is not valid YAML.",
+          { rule::syntax, model::Severity::error, "The text is not valid YAML.",
             "Fix the YAML at the position shown: indentation, quotes, or a stray ':'." },
-          { rule::tab_indentation, severity_error,
+          { rule::tab_indentation, model::Severity::error,
             "A tab in indentation; YAML allows only spaces there.", "Indent with spaces." },
-          { rule::merge_conflict, severity_error, "An unresolved git merge-conflict marker.",
+          { rule::merge_conflict, model::Severity::error,
+            "An unresolved git merge-conflict marker.",
             "Resolve the conflict: keep one side and delete the <<<<<<<, ======= and >>>>>>> "
             "lines." },
-          { rule::template_syntax, severity_error,
+          { rule::template_syntax, model::Severity::error,
             "Jinja template syntax ({{ }} or {% %}), which only conda-build renders.",
             "Replace the template with what it renders to (a package spec)." },
-          { rule::invalid_utf8, severity_error, "Bytes that are not UTF-8.",
+          { rule::invalid_utf8, model::Severity::error, "Bytes that are not UTF-8.",
             "Save the file as UTF-8." },
-          { rule::empty, severity_error, "The file has no content.",
+          { rule::empty, model::Severity::error, "The file has no content.",
             "Write name, channels and dependencies keys." },
-          { rule::multiple_documents, severity_error,
+          { rule::multiple_documents, model::Severity::error,
             "More than one YAML document ('---'); conda reads exactly one.",
             "Keep one document per environment file." },
-          { rule::duplicate_key, severity_error,
+          { rule::duplicate_key, model::Severity::error,
             "A key appears twice in one mapping; conda refuses the file.",
             "Delete the repeated key or merge the two entries." },
-          { rule::not_a_mapping, severity_error,
+          { rule::not_a_mapping, model::Severity::error,
             "The top level is not a mapping of name, channels and dependencies.",
             "Put the package list under a 'dependencies:' key." },
-          { rule::wrong_type, severity_error,
+          { rule::wrong_type, model::Severity::error,
             "A value of the wrong type: a number, list, mapping or nothing where a string belongs, "
             "or "
             "a string where a list belongs.",
             "Quote the value, or write the spec as one string such as 'python=3.10'." },
-          { rule::python_tag, severity_warning,
+          { rule::python_tag, model::Severity::warning,
             "A !!python/... tag (written by old conda exports); safe YAML readers reject it.",
             "Delete the tag." },
-          { rule::unknown_key, severity_warning,
+          { rule::unknown_key, model::Severity::warning,
             "A top-level key conda does not know; conda ignores it.",
             "Rename the key to one of name, prefix, channels, dependencies, variables, or delete "
             "it." },
-          { rule::extension_key, severity_info,
+          { rule::extension_key, model::Severity::info,
             "A key that other tools read (conda-lock: platforms, category) but conda ignores.",
             "Nothing to do for conda-lock users; conda ignores the key." },
-          { rule::missing_dependencies, severity_error,
+          { rule::missing_dependencies, model::Severity::error,
             "No 'dependencies' key (CEP 24 requires it).", "Add a 'dependencies:' list." },
-          { rule::unknown_subsection, severity_error,
+          { rule::unknown_subsection, model::Severity::error,
             "A mapping in dependencies other than 'pip:'; conda fails on unknown installers.",
             "Write the entry as a string such as '- python=3.10', or move it under '- pip:'." },
-          { rule::micromamba_selector, severity_warning,
+          { rule::micromamba_selector, model::Severity::warning,
             "A '- sel(...):' entry, which only micromamba understands; conda fails on it.",
             "Use a comment selector ('# [linux]') with conda-lock, or one file per platform." },
-          { rule::invalid_name, severity_error,
+          { rule::invalid_name, model::Severity::error,
             "An environment name with '/', ' ', ':' or '#', or the reserved 'base' or 'root'.",
             "Choose a name of letters, digits, '-', '_' and '.'." },
         } };
@@ -99,8 +100,7 @@ namespace envcheck::formats
                              std::string fix = {}) -> EnvDiagnostic
         {
             const LoaderRule& row = find_rule(rule_id);
-            return EnvDiagnostic{ std::string(row.severity), std::string(row.id),
-                                  std::move(message), position,
+            return EnvDiagnostic{ row.severity, std::string(row.id), std::move(message), position,
                                   fix.empty() ? std::string(row.fix) : std::move(fix) };
         }
 
@@ -1193,6 +1193,6 @@ namespace envcheck::formats
     {
         return std::any_of(file.diagnostics.begin(), file.diagnostics.end(),
                            [](const EnvDiagnostic& diagnostic)
-                           { return diagnostic.severity == severity_error; });
+                           { return diagnostic.severity == model::Severity::error; });
     }
 }

@@ -25,6 +25,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/severity.hpp"
 #include "util/result.hpp"
 
 namespace envcheck::formats
@@ -69,14 +70,10 @@ namespace envcheck::formats
         EnvString value;
     };
 
-    inline constexpr std::string_view severity_error = "error";
-    inline constexpr std::string_view severity_warning = "warning";
-    inline constexpr std::string_view severity_info = "info";
-
     struct EnvDiagnostic
     {
-        std::string severity; // "error" | "warning" | "info"
-        std::string rule;     // a stable id, e.g. "yaml.duplicate-key"
+        model::Severity severity = model::Severity::error;
+        std::string rule; // a stable id, e.g. "yaml.duplicate-key"
         std::string message;
         TextPosition position;
         std::string fix; // one line: what to do about it
@@ -103,7 +100,7 @@ namespace envcheck::formats
     struct LoaderRule
     {
         std::string_view id;
-        std::string_view severity;
+        model::Severity severity = model::Severity::error;
         std::string_view description;
         std::string_view fix;
     };

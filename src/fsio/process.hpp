@@ -1,6 +1,7 @@
 // Running another program without a shell, with a deadline: the framework check (the
 // environment's python), scontrol for Slurm. argv is passed as is, so nothing is ever
-// interpreted by a shell.
+// interpreted by a shell. The supervisor is fsio/child.hpp's: the program runs in its own
+// process group, which is killed at the deadline and when it ends (no orphans).
 #ifndef ENVCHECK_FSIO_PROCESS_HPP
 #define ENVCHECK_FSIO_PROCESS_HPP
 
@@ -32,9 +33,10 @@ namespace envcheck::fsio
         std::string out;
         std::string err;
         double seconds = 0.0;
+        std::chrono::milliseconds timeout{ 0 }; // the deadline it ran under
 
         [[nodiscard]] auto succeeded() const -> bool { return exit_code && *exit_code == 0; }
-        // "exited with 3", "killed by signal 11 (Segmentation fault)", "timed out after 30 s".
+        // "exited with status 3", "was killed by signal 11 (SIGSEGV)", "timed out after 30 s".
         [[nodiscard]] auto describe() const -> std::string;
     };
 

@@ -1,37 +1,20 @@
-// The probe child process (CUDA builds only): the one place where envcheck initialises CUDA.
+// The probe child process (CUDA builds only): the one place where envcheck initialises the CUDA
+// runtime. It loads libcuda.so.1 and calls cuInit itself first, each after a step line, so that
+// a driver that hangs or crashes there is named; then the runtime, then each device and probe.
 #ifdef ENVCHECK_WITH_CUDA
+#include <algorithm>
 #include <chrono>
 #include <random>
 
+#include "driver/cuda_driver.hpp"
 #include "gpu/probes.hpp"
-#include "gpu/wire.hpp"
 #include "kernels/device.cuh"
+#include "wire/events.hpp"
 
 namespace envcheck::gpu
 {
     namespace
     {
-        auto to_device(int index, const kernels::DeviceProperties& props) -> model::GpuDevice
-        {
-            model::GpuDevice device;
-            device.index = index;
-            device.name = props.name;
-            device.uuid = props.uuid;
-            device.pci_bus_id = props.pci_bus_id;
-            device.compute_capability_major = props.compute_capability_major;
-            device.compute_capability_minor = props.compute_capability_minor;
-            device.multiprocessors = props.multiprocessors;
-            device.memory_bytes = props.memory_bytes;
-            device.sm_clock_mhz = props.sm_clock_khz / 1000;
-            device.memory_clock_mhz = props.memory_clock_khz / 1000;
-            device.memory_bus_width_bits = props.memory_bus_width_bits;
-            device.l2_cache_bytes = static_cast<std::uint64_t>(props.l2_cache_bytes);
-            device.async_engine_count = props.async_engine_count;
-            device.concurrent_kernels = props.concurrent_kernels;
-            device.ecc_enabled = props.ecc_enabled;
-            return device;
-        }
-
         auto skipped(std::string_view id, std::string reason) -> model::ProbeResult
         {
             model::ProbeResult result;
@@ -41,23 +24,41 @@ namespace envcheck::gpu
             return result;
         }
 
-        // Every probe of one device; false when the parent is gone.
-        auto run_device(const SmokeRequest& request, int index, std::uint32_t seed, LineWriter& out)
-          -> bool
+        auto say(fsio::LineWriter& out, wire::Event event) -> bool
         {
+            return out.write_line(wire::encode(event));
+        }
+
+        // Every probe of one device; false when the parent is gone.
+        auto run_device(const SmokeRequest& request, const driver::CudaDriver& cuda, int index,
+                        std::uint32_t seed, fsio::LineWriter& out) -> bool
+        {
+            if (!say(out, wire::StepEvent{ "opening device " + std::to_string(index) }))
+            {
+                return false;
+            }
             const kernels::CudaStatus opened = kernels::select_device(index);
-            const kernels::DeviceProperties props = kernels::device_properties(index);
-            model::GpuDevice device = to_device(index, props);
-            if (!out.write_line(encode_event(DeviceEvent{ device })))
+            auto described = cuda.describe(index);
+            model::GpuDevice device;
+            device.index = index;
+            if (described)
+            {
+                device = std::move(*described);
+            }
+            if (!say(out, wire::DeviceEvent{ device }))
             {
                 return false;
             }
             // Why the remaining probes cannot run; empty while they can.
             std::string blocked;
-            if (!opened.ok() || !props.status.ok())
+            if (!opened.ok())
             {
-                blocked = "the device could not be opened: " +
-                          (opened.ok() ? props.status : opened).to_string();
+                blocked = "the device could not be opened: " + opened.to_string();
+            }
+            else if (!described || !device.architecture())
+            {
+                blocked = "the CUDA driver did not describe the device (cuDeviceGet, "
+                          "cuDeviceGetAttribute)";
             }
             for (const auto& id : request.probes)
             {
@@ -79,7 +80,7 @@ namespace envcheck::gpu
                 }
                 else
                 {
-                    if (!out.write_line(encode_event(StartEvent{ index, id })))
+                    if (!say(out, wire::StartEvent{ index, id }))
                     {
                         return false;
                     }
@@ -102,7 +103,7 @@ namespace envcheck::gpu
                         }
                     }
                 }
-                if (!out.write_line(encode_event(ResultEvent{ index, std::move(result) })))
+                if (!say(out, wire::ResultEvent{ index, std::move(result) }))
                 {
                     return false;
                 }
@@ -111,17 +112,46 @@ namespace envcheck::gpu
         }
     }
 
-    auto run_probe_child(const SmokeRequest& request, LineWriter& out) -> int
+    auto run_probe_child(const SmokeRequest& request, fsio::LineWriter& out) -> int
     {
+        // The driver first, by the same calls the driver probe makes: if its constructor or
+        // cuInit hangs or crashes, the step says where.
+        if (!say(out, wire::StepEvent{ "dlopen " + std::string(driver::libcuda_name) }))
+        {
+            return 1;
+        }
+        std::string error;
+        const auto cuda = driver::CudaDriver::open(error);
+        if (!say(out, wire::DriverEvent{ cuda.has_value(), cuda ? cuda->path() : "", error }))
+        {
+            return 1;
+        }
+        if (!cuda)
+        {
+            return say(out, wire::FinishEvent{}) ? 0 : 1;
+        }
+        if (cuda->has_init())
+        {
+            // Its result is the runtime's to report (cudaGetDeviceCount classifies it).
+            if (!say(out, wire::StepEvent{ "cuInit" }))
+            {
+                return 1;
+            }
+            [[maybe_unused]] const int init = cuda->init();
+        }
+        if (!say(out, wire::StepEvent{ "cudaGetDeviceCount" }))
+        {
+            return 1;
+        }
         const kernels::RuntimeInfo info = kernels::runtime_info();
-        RuntimeEvent runtime{ info.driver_version, info.runtime_version, info.device_count,
-                              std::nullopt };
+        wire::RuntimeEvent runtime{ info.driver_version, info.runtime_version, info.device_count,
+                                    std::nullopt };
         if (!info.status.ok())
         {
             runtime.error =
               model::CudaError{ info.status.code, info.status.name, info.status.message };
         }
-        if (!out.write_line(encode_event(runtime)))
+        if (!say(out, runtime))
         {
             return 1;
         }
@@ -129,19 +159,21 @@ namespace envcheck::gpu
         {
             std::random_device entropy;
             const std::uint32_t seed = entropy();
-            for (int index = 0; index < info.device_count; ++index)
+            // A runtime claiming more devices than exist (INT_MAX) gets its first ones probed.
+            const int devices = std::min(info.device_count, wire::max_devices);
+            for (int index = 0; index < devices; ++index)
             {
                 if (request.device && *request.device != index)
                 {
                     continue;
                 }
-                if (!run_device(request, index, seed, out))
+                if (!run_device(request, *cuda, index, seed, out))
                 {
                     return 1;
                 }
             }
         }
-        return out.write_line(encode_event(FinishEvent{})) ? 0 : 1;
+        return say(out, wire::FinishEvent{}) ? 0 : 1;
     }
 }
 #endif

@@ -72,6 +72,12 @@ namespace envcheck::gpu
             };
         }
 
+        // The probe child runs probes only on a device whose compute capability it read.
+        auto architecture(const model::GpuDevice& device) -> std::string
+        {
+            return device.architecture().value_or("an unknown architecture");
+        }
+
         auto failed_call(const ProbeContext& context, const kernels::CudaStatus& status,
                          std::string_view id) -> ProbeResult
         {
@@ -81,7 +87,7 @@ namespace envcheck::gpu
             result.status = Status::fail;
             result.cuda_error = status.code;
             result.message = describe_cuda_failure(
-              status.code, status.name, status.call, context.device.architecture(),
+              status.code, status.name, status.call, architecture(context.device),
               build.sass_architectures, build.ptx_architectures);
             return result;
         }
@@ -116,7 +122,7 @@ namespace envcheck::gpu
             }
             result.status = Status::pass;
             result.message = "vector add of " + std::to_string(elements) + " floats verified on " +
-                             context.device.architecture();
+                             architecture(context.device);
             return result;
         }
 
@@ -275,7 +281,11 @@ namespace envcheck::gpu
 
         auto needs_copy_engine(const model::GpuDevice& device) -> std::optional<std::string>
         {
-            if (device.async_engine_count < 1)
+            if (!device.async_engine_count)
+            {
+                return "the driver did not say how many copy engines the device has";
+            }
+            if (*device.async_engine_count < 1)
             {
                 return "the device has no copy engine, so copies cannot overlap kernels";
             }
@@ -284,6 +294,9 @@ namespace envcheck::gpu
 
         auto run_stream_overlap(const ProbeContext& context) -> ProbeResult
         {
+            // needs_copy_engine: known, and at least one.
+            const int copy_engines = context.device.async_engine_count.value_or(1);
+            const bool concurrent_kernels = context.device.concurrent_kernels.value_or(false);
             const bool full = context.mode == model::SmokeMode::full;
             kernels::OverlapPlan plan;
             plan.bytes = full ? 128 * mib : 64 * mib;
@@ -309,7 +322,7 @@ namespace envcheck::gpu
                 {
                     stages.push_back({ part.h2d_ms, part.kernel_ms, part.d2h_ms });
                 }
-                ideal.push_back(ideal_pipeline_ms(stages, context.device.async_engine_count));
+                ideal.push_back(ideal_pipeline_ms(stages, copy_engines));
                 efficiency.push_back(ideal.back() / static_cast<double>(run.overlapped_ms[r]));
             }
             ProbeResult result;
@@ -325,9 +338,9 @@ namespace envcheck::gpu
             const double overlapped = result.metric("overlapped_ms")->value;
             const double serial = result.metric("serial_ms")->value;
             result.metrics.push_back(single("speedup", serial / overlapped, "x"));
-            result.metrics.push_back(single("copy_engines", context.device.async_engine_count, ""));
+            result.metrics.push_back(single("copy_engines", copy_engines, ""));
             result.metrics.push_back(
-              single("concurrent_kernels", context.device.concurrent_kernels ? 1.0 : 0.0, ""));
+              single("concurrent_kernels", concurrent_kernels ? 1.0 : 0.0, ""));
             if (run.unwritten != 0 || run.mismatches != 0)
             {
                 result.status = Status::fail;
@@ -344,9 +357,8 @@ namespace envcheck::gpu
               " chunks of " + size_text(plan.bytes / static_cast<std::size_t>(plan.chunks)) +
               "); ideal " + format("%.2f", result.metric("ideal_ms")->value) + " ms; efficiency " +
               format("%.0f", 100.0 * result.metric("overlap_efficiency")->value) + "%; " +
-              std::to_string(context.device.async_engine_count) + " copy engine" +
-              (context.device.async_engine_count == 1 ? "" : "s") + ", concurrent kernels " +
-              (context.device.concurrent_kernels ? "yes" : "no");
+              std::to_string(copy_engines) + " copy engine" + (copy_engines == 1 ? "" : "s") +
+              ", concurrent kernels " + (concurrent_kernels ? "yes" : "no");
             return result;
         }
 

@@ -11,8 +11,8 @@
 #include <string>
 #include <string_view>
 
+#include "fsio/child.hpp"
 #include "gpu/smoke.hpp"
-#include "gpu/watchdog.hpp"
 #include "model/smoke.hpp"
 
 namespace envcheck::gpu
@@ -39,10 +39,10 @@ namespace envcheck::gpu
     [[nodiscard]] auto find_probe(std::string_view id) -> const Probe*;
 
 #ifdef ENVCHECK_WITH_CUDA
-    // The child process's main: reports the runtime, then opens each requested device and runs
-    // the requested probes on it, writing gpu/wire.hpp events to `out`. The first CUDA call of
-    // the process happens here. Returns the exit status.
-    [[nodiscard]] auto run_probe_child(const SmokeRequest& request, LineWriter& out) -> int;
+    // The child process's main: loads the driver, reports the runtime, then opens each
+    // requested device and runs the requested probes on it, writing wire/events.hpp events to
+    // `out`. The first CUDA call of the process happens here. Returns the exit status.
+    [[nodiscard]] auto run_probe_child(const SmokeRequest& request, fsio::LineWriter& out) -> int;
 #endif
 }
 

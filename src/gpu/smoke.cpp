@@ -5,15 +5,15 @@
 
 #include "gpu/build_info.hpp"
 #include "gpu/cuda_errors.hpp"
-#include "gpu/driver_library.hpp"
 #include "gpu/probes.hpp"
-#include "gpu/wire.hpp"
+#include "wire/events.hpp"
 
 namespace envcheck::gpu
 {
     namespace
     {
         using model::GpuAvailability;
+        using namespace wire;
 
         auto shorten(std::string_view text, std::size_t limit) -> std::string
         {
@@ -22,6 +22,15 @@ namespace envcheck::gpu
                 return std::string(text);
             }
             return std::string(text.substr(0, limit)) + "...";
+        }
+
+        // How the driver library failed to load, as the user should read it. A missing file is
+        // the common case; anything else (wrong ELF class, a missing dependency) is worth quoting.
+        auto no_driver_diagnosis(const std::string& error) -> std::string
+        {
+            return error.find("No such file") != std::string::npos
+                     ? "no NVIDIA driver (libcuda.so.1 not found)"
+                     : "the NVIDIA driver library libcuda.so.1 could not be loaded: " + error;
         }
 
         // Builds the report from the child's events as they arrive.
@@ -41,7 +50,7 @@ namespace envcheck::gpu
                 {
                     return; // after garbage, nothing the child says can be trusted
                 }
-                auto event = decode_event(line);
+                auto event = decode(line);
                 if (!event)
                 {
                     m_protocol_error = "the probe process wrote unreadable output (" +
@@ -51,18 +60,32 @@ namespace envcheck::gpu
                 std::visit([this](auto& e) { on(e); }, *event);
             }
 
-            auto finish(const ChildReport& child, const ChildLimits& limits) -> model::SmokeReport
+            auto finish(const fsio::ChildReport& child, const fsio::ChildLimits& limits)
+              -> model::SmokeReport
             {
-                const bool clean = m_finished && child.end == ChildEnd::exited &&
-                                   child.exit_code == 0 && m_protocol_error.empty();
+                const bool clean = m_finished && child.clean() && m_protocol_error.empty();
                 std::string reason = m_protocol_error;
                 if (reason.empty() && !clean)
                 {
                     reason = "the probe process " + child.describe(limits);
+                    if (!m_step.empty() && !m_running)
+                    {
+                        reason += " in " + m_step;
+                    }
                     if (!child.unterminated.empty())
                     {
                         reason += " after writing '" + shorten(child.unterminated, 80) + "'";
                     }
+                    if (const auto output = child.output_tail(160); !output.empty())
+                    {
+                        reason += " (its output: '" + output + "')";
+                    }
+                }
+                if (m_driver && !m_driver->loaded)
+                {
+                    m_report.availability = GpuAvailability::no_driver;
+                    m_report.diagnosis = no_driver_diagnosis(m_driver->error);
+                    return std::move(m_report);
                 }
                 if (!m_runtime)
                 {
@@ -99,6 +122,19 @@ namespace envcheck::gpu
                 }
             }
 
+            void on(const StepEvent& event) { m_step = event.step; }
+
+            void on(const DriverEvent& event) { m_driver = event; }
+
+            // The driver probes' events have no place in a smoke run.
+            void on(const NvmlEvent&) { m_protocol_error = unexpected("nvml"); }
+            void on(const CudaEvent&) { m_protocol_error = unexpected("cuda"); }
+
+            static auto unexpected(std::string_view kind) -> std::string
+            {
+                return "the probe process wrote a '" + std::string(kind) + "' event";
+            }
+
             void on(const RuntimeEvent& event)
             {
                 m_runtime = event;
@@ -108,6 +144,13 @@ namespace envcheck::gpu
 
             void on(const DeviceEvent& event)
             {
+                if (m_report.devices.size() >= static_cast<std::size_t>(max_devices))
+                {
+                    m_protocol_error = "the probe process reported more than " +
+                                       std::to_string(max_devices) + " devices";
+                    return;
+                }
+                m_step.clear(); // opened: from here on, the running probe says where it is
                 m_report.devices.push_back(model::DeviceSmoke{ event.device, {} });
                 notify(ProgressEvent{ ProgressEvent::Kind::device,
                                       event.device,
@@ -229,28 +272,30 @@ namespace envcheck::gpu
             const SmokeRequest& m_request;
             const Progress& m_progress;
             model::SmokeReport m_report;
+            std::optional<DriverEvent> m_driver;
             std::optional<RuntimeEvent> m_runtime;
             std::optional<StartEvent> m_running;
+            std::string m_step; // the last step announced: where a hang before the runtime was
             bool m_finished = false;
             std::string m_protocol_error;
         };
     }
 
-    auto limits_for(const SmokeRequest& request) -> ChildLimits
+    auto limits_for(const SmokeRequest& request) -> fsio::ChildLimits
     {
-        ChildLimits limits;
-        limits.idle_timeout = request.probe_timeout;
-        limits.total_timeout = request.probe_timeout * 64;
+        fsio::ChildLimits limits;
+        limits.idle = request.probe_timeout;
+        limits.total = request.probe_timeout * 64;
         return limits;
     }
 
-    auto supervise_probes(const SmokeRequest& request, const ChildMain& child,
+    auto supervise_probes(const SmokeRequest& request, const fsio::ChildMain& child,
                           const Progress& progress) -> model::SmokeReport
     {
-        const ChildLimits limits = limits_for(request);
+        const fsio::ChildLimits limits = limits_for(request);
         Assembler assembler(request, progress);
-        const ChildReport outcome =
-          run_watched(child, limits, [&](std::string_view line) { assembler.take(line); });
+        const fsio::ChildReport outcome =
+          fsio::run_child(child, limits, [&](std::string_view line) { assembler.take(line); });
         auto report = assembler.finish(outcome, limits);
         report.duration_seconds = static_cast<double>(outcome.elapsed.count()) / 1000.0;
         return report;
@@ -267,18 +312,6 @@ namespace envcheck::gpu
         report.diagnosis = "this envcheck was built without CUDA, so it carries no GPU probes";
         return report;
 #else
-        const DriverLibrary driver = probe_driver_library();
-        if (!driver.loadable)
-        {
-            report.availability = GpuAvailability::no_driver;
-            // A missing file is the common case; anything else (wrong ELF class, a missing
-            // dependency) is worth quoting.
-            report.diagnosis =
-              driver.error.find("No such file") != std::string::npos
-                ? "no NVIDIA driver (libcuda.so.1 not found)"
-                : "the NVIDIA driver library libcuda.so.1 could not be loaded: " + driver.error;
-            return report;
-        }
         SmokeRequest resolved = request;
         if (resolved.probes.empty())
         {
@@ -287,9 +320,14 @@ namespace envcheck::gpu
                 resolved.probes.emplace_back(probe.id);
             }
         }
-        return supervise_probes(
-          resolved, [&](LineWriter& writer) { return run_probe_child(resolved, writer); },
+        auto probed = supervise_probes(
+          resolved, [&](fsio::LineWriter& writer) { return run_probe_child(resolved, writer); },
           progress);
+        if (!probed.runtime_cuda)
+        {
+            probed.runtime_cuda = report.runtime_cuda;
+        }
+        return probed;
 #endif
     }
 }

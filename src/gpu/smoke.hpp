@@ -1,6 +1,11 @@
 // envcheck smoke: runs the probe registry (gpu/probes.hpp) on one or every GPU, in a child
-// process under the watchdog, and assembles what the child reported into a model::SmokeReport.
-// The parent never calls CUDA; a hung, crashed or garbled child becomes `error` probes.
+// process under fsio's watchdog, and assembles what the child reported into a
+// model::SmokeReport. The parent never loads the driver nor calls CUDA: the child loads
+// libcuda.so.1 itself (a missing driver is `no_driver`), and a hung, crashed or garbled child
+// becomes `probe_process_failed` or `error` probes, naming the step or probe it stopped in.
+//
+// Deadlines: every step (loading the driver, cuInit, opening a device, each probe) must report
+// within `probe_timeout`; the whole run is stopped at 64 times that.
 #ifndef ENVCHECK_GPU_SMOKE_HPP
 #define ENVCHECK_GPU_SMOKE_HPP
 
@@ -11,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "gpu/watchdog.hpp"
+#include "fsio/child.hpp"
 #include "model/smoke.hpp"
 
 namespace envcheck::gpu
@@ -21,7 +26,7 @@ namespace envcheck::gpu
         model::SmokeMode mode = model::SmokeMode::quick;
         std::optional<int> device = 0;   // nullopt: every device
         std::vector<std::string> probes; // ids to run, in registry order; empty: all of them
-        std::chrono::milliseconds probe_timeout{ 30000 }; // longest a probe may run silently
+        std::chrono::milliseconds probe_timeout{ 30000 }; // longest a step may run silently
     };
 
     struct ProgressEvent
@@ -46,14 +51,14 @@ namespace envcheck::gpu
     [[nodiscard]] auto run_smoke(const SmokeRequest& request, const Progress& progress)
       -> model::SmokeReport;
 
-    // The parent's half on its own, for any child that speaks gpu/wire.hpp (tests use fake
+    // The parent's half on its own, for any child that speaks wire/events.hpp (tests use fake
     // children that hang, crash or write garbage). `request.probes` must be resolved (non-empty).
-    [[nodiscard]] auto supervise_probes(const SmokeRequest& request, const ChildMain& child,
+    [[nodiscard]] auto supervise_probes(const SmokeRequest& request, const fsio::ChildMain& child,
                                         const Progress& progress) -> model::SmokeReport;
 
     // The watchdog limits a request runs under: the probe timeout between two lines, and a total
     // that no legitimate run reaches.
-    [[nodiscard]] auto limits_for(const SmokeRequest& request) -> ChildLimits;
+    [[nodiscard]] auto limits_for(const SmokeRequest& request) -> fsio::ChildLimits;
 }
 
 #endif

@@ -8,13 +8,6 @@ namespace envcheck::model
 {
     namespace
     {
-        constexpr std::array<std::pair<ComputeMode, std::string_view>, 4> compute_mode_names{ {
-          { ComputeMode::default_mode, "default" },
-          { ComputeMode::exclusive_thread, "exclusive_thread" },
-          { ComputeMode::prohibited, "prohibited" },
-          { ComputeMode::exclusive_process, "exclusive_process" },
-        } };
-
         constexpr std::array<std::pair<FabricState, std::string_view>, 4> fabric_state_names{ {
           { FabricState::not_supported, "not_supported" },
           { FabricState::not_started, "not_started" },
@@ -146,25 +139,6 @@ namespace envcheck::model
         return std::find(processes.begin(), processes.end(), name) != processes.end();
     }
 
-    auto to_string(ComputeMode mode) -> std::string_view
-    {
-        return lookup(compute_mode_names, mode).value_or("unknown");
-    }
-
-    auto parse_compute_mode(std::string_view text) -> std::optional<ComputeMode>
-    {
-        return reverse_lookup(compute_mode_names, text);
-    }
-
-    auto compute_mode_from_code(int code) -> std::optional<ComputeMode>
-    {
-        if (code < 0 || code > 3)
-        {
-            return std::nullopt;
-        }
-        return static_cast<ComputeMode>(code);
-    }
-
     auto to_string(FabricState state) -> std::string_view
     {
         return lookup(fabric_state_names, state).value_or("unknown");
@@ -227,9 +201,9 @@ namespace envcheck::model
         }
         for (const auto& device : facts.cuda.devices)
         {
-            gpus.push_back({ device.ordinal, device.name, device.uuid, device.pci_bus_id,
+            gpus.push_back({ device.index, device.name, device.uuid, device.pci_bus_id,
                              device.compute_capability_major, device.compute_capability_minor,
-                             device.memory_total_bytes });
+                             device.memory_bytes });
         }
         return gpus;
     }

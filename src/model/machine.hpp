@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "model/cuda_version.hpp"
+#include "model/gpu_device.hpp"
 
 namespace envcheck::model
 {
@@ -157,19 +158,6 @@ namespace envcheck::model
         auto operator==(const LibrarySearch&) const -> bool = default;
     };
 
-    enum class ComputeMode
-    {
-        default_mode,      // shared by any number of processes
-        exclusive_thread,  // deprecated by NVIDIA
-        prohibited,        // no process may create a context
-        exclusive_process, // one process at a time
-    };
-
-    [[nodiscard]] auto to_string(ComputeMode mode) -> std::string_view;
-    [[nodiscard]] auto parse_compute_mode(std::string_view text) -> std::optional<ComputeMode>;
-    // NVML's nvmlComputeMode_t and CUDA's CUcomputemode share their numbering.
-    [[nodiscard]] auto compute_mode_from_code(int code) -> std::optional<ComputeMode>;
-
     enum class FabricState
     {
         not_supported,
@@ -256,39 +244,6 @@ namespace envcheck::model
         auto operator==(const NvmlFacts&) const -> bool = default;
     };
 
-    // One device as the CUDA driver API sees it (cuDeviceGetAttribute).
-    struct CudaDevice
-    {
-        int ordinal = 0;
-        std::string name;
-        std::string uuid;       // "GPU-..." (MIG devices report their own)
-        std::string pci_bus_id; // "0000:17:00.0"
-        std::optional<std::uint64_t> memory_total_bytes;
-        std::optional<int> compute_capability_major;
-        std::optional<int> compute_capability_minor;
-        std::optional<int> multiprocessors;
-        std::optional<int> shared_memory_per_block;
-        std::optional<int> shared_memory_per_block_optin;
-        std::optional<int> shared_memory_per_multiprocessor;
-        std::optional<int> reserved_shared_memory_per_block;
-        std::optional<int> registers_per_block;
-        std::optional<int> registers_per_multiprocessor;
-        std::optional<int> l2_cache_bytes;
-        std::optional<int> max_threads_per_block;
-        std::optional<int> max_threads_per_multiprocessor;
-        std::optional<int> warp_size;
-        std::optional<bool> concurrent_kernels;
-        std::optional<int> async_engine_count;
-        std::optional<bool> unified_addressing;
-        std::optional<int> memory_bus_width_bits;
-        std::optional<int> clock_mhz;        // peak SM clock
-        std::optional<int> memory_clock_mhz; // peak memory clock
-        std::optional<ComputeMode> compute_mode;
-        std::optional<bool> ecc_enabled;
-
-        auto operator==(const CudaDevice&) const -> bool = default;
-    };
-
     struct CudaDriverFacts
     {
         bool attempted = false;
@@ -297,7 +252,7 @@ namespace envcheck::model
         std::optional<CudaVersion> driver_version; // cuDriverGetVersion: the newest CUDA it runs
         std::optional<int> init_result;            // cuInit(0)'s CUresult
         std::optional<int> device_count;
-        std::vector<CudaDevice> devices;
+        std::vector<GpuDevice> devices;
         ProbeFailure failure;
 
         [[nodiscard]] auto initialized() const -> bool { return init_result && *init_result == 0; }

@@ -82,12 +82,6 @@ namespace envcheck::model
         return found == metrics.end() ? nullptr : &*found;
     }
 
-    auto GpuDevice::architecture() const -> std::string
-    {
-        return "sm_" + std::to_string(compute_capability_major) +
-               std::to_string(compute_capability_minor);
-    }
-
     auto SmokeReport::passed() const -> bool
     {
         if (availability != GpuAvailability::available || devices.empty())

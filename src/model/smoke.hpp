@@ -13,6 +13,7 @@
 
 #include "model/check_result.hpp"
 #include "model/cuda_version.hpp"
+#include "model/gpu_device.hpp"
 
 namespace envcheck::model
 {
@@ -59,29 +60,6 @@ namespace envcheck::model
 
         [[nodiscard]] auto metric(std::string_view name) const -> const Metric*;
         auto operator==(const ProbeResult&) const -> bool = default;
-    };
-
-    struct GpuDevice
-    {
-        int index = 0; // the CUDA device ordinal (after CUDA_VISIBLE_DEVICES)
-        std::string name;
-        std::string uuid;       // "GPU-..."
-        std::string pci_bus_id; // "0000:19:00.0"
-        int compute_capability_major = 0;
-        int compute_capability_minor = 0;
-        int multiprocessors = 0;
-        std::uint64_t memory_bytes = 0;
-        int sm_clock_mhz = 0;     // peak
-        int memory_clock_mhz = 0; // peak
-        int memory_bus_width_bits = 0;
-        std::uint64_t l2_cache_bytes = 0;
-        int async_engine_count = 0; // copy engines; 2 or more overlap H2D with D2H
-        bool concurrent_kernels = false;
-        bool ecc_enabled = false;
-
-        // "sm_90"
-        [[nodiscard]] auto architecture() const -> std::string;
-        auto operator==(const GpuDevice&) const -> bool = default;
     };
 
     struct DeviceSmoke

@@ -10,6 +10,8 @@
 
 namespace envcheck::report
 {
+    using model::Severity;
+
     namespace
     {
         using Json = nlohmann::ordered_json;
@@ -80,25 +82,6 @@ namespace envcheck::report
                          { "description", rule.description },
                          { "fix", rule.fix } };
         }
-    }
-
-    auto to_string(Severity severity) -> std::string_view
-    {
-        switch (severity)
-        {
-            case Severity::error:
-                return "error";
-            case Severity::warning:
-                return "warning";
-            case Severity::info:
-                return "info";
-        }
-        return "error";
-    }
-
-    auto parse_severity(std::string_view text) -> std::optional<Severity>
-    {
-        return util::parse_enum(text, { Severity::error, Severity::warning, Severity::info });
     }
 
     auto to_string(LintFormat format) -> std::string_view
@@ -339,9 +322,7 @@ namespace envcheck::report
             {
                 model::CheckOutcome outcome;
                 outcome.id = diagnostic.rule;
-                outcome.status = diagnostic.severity == Severity::error     ? model::Status::fail
-                                 : diagnostic.severity == Severity::warning ? model::Status::warn
-                                                                            : model::Status::pass;
+                outcome.status = model::status_of(diagnostic.severity);
                 outcome.message = file.path + ":" + std::to_string(diagnostic.line) + ":" +
                                   std::to_string(diagnostic.column) + ": " + diagnostic.message;
                 outcome.fix = diagnostic.fix;

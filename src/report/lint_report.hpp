@@ -11,22 +11,13 @@
 #include <vector>
 
 #include "model/check_result.hpp"
+#include "model/severity.hpp"
 
 namespace envcheck::report
 {
-    enum class Severity
-    {
-        error,
-        warning,
-        info,
-    };
-
-    [[nodiscard]] auto to_string(Severity severity) -> std::string_view;
-    [[nodiscard]] auto parse_severity(std::string_view text) -> std::optional<Severity>;
-
     struct LintDiagnostic
     {
-        Severity severity = Severity::error;
+        model::Severity severity = model::Severity::error;
         std::string rule;
         std::string message;
         std::size_t line = 1; // 1-based
@@ -43,7 +34,7 @@ namespace envcheck::report
     struct LintRuleInfo
     {
         std::string id;
-        Severity severity = Severity::error;
+        model::Severity severity = model::Severity::error;
         std::string description;
         std::string fix;
     };
@@ -53,7 +44,7 @@ namespace envcheck::report
         std::vector<LintFile> files;
         std::vector<LintRuleInfo> rules; // every rule that can fire (SARIF lists them)
 
-        [[nodiscard]] auto count(Severity severity) const -> std::size_t;
+        [[nodiscard]] auto count(model::Severity severity) const -> std::size_t;
     };
 
     enum class LintFormat

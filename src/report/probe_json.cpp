@@ -173,16 +173,16 @@ namespace envcheck::report
             };
         }
 
-        auto cuda_device(const model::CudaDevice& device) -> ordered
+        auto cuda_device(const model::GpuDevice& device) -> ordered
         {
             return ordered{
-                { "ordinal", device.ordinal },
+                { "ordinal", device.index },
                 { "name", device.name },
                 { "uuid", text_or_null(device.uuid) },
                 { "pci_bus_id", text_or_null(device.pci_bus_id) },
                 { "compute_capability",
                   capability(device.compute_capability_major, device.compute_capability_minor) },
-                { "memory_total_bytes", value(device.memory_total_bytes) },
+                { "memory_total_bytes", value(device.memory_bytes) },
                 { "multiprocessors", value(device.multiprocessors) },
                 { "shared_memory_per_block", value(device.shared_memory_per_block) },
                 { "shared_memory_per_block_optin", value(device.shared_memory_per_block_optin) },
@@ -200,7 +200,7 @@ namespace envcheck::report
                 { "async_engine_count", value(device.async_engine_count) },
                 { "unified_addressing", value(device.unified_addressing) },
                 { "memory_bus_width_bits", value(device.memory_bus_width_bits) },
-                { "clock_mhz", value(device.clock_mhz) },
+                { "clock_mhz", value(device.sm_clock_mhz) },
                 { "memory_clock_mhz", value(device.memory_clock_mhz) },
                 { "compute_mode", mode(device.compute_mode) },
                 { "ecc_enabled", value(device.ecc_enabled) },

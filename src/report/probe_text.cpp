@@ -181,7 +181,7 @@ namespace envcheck::report
             return util::join(parts, " · ");
         }
 
-        auto cuda_device_text(const model::CudaDevice& device) -> std::string
+        auto cuda_device_text(const model::GpuDevice& device) -> std::string
         {
             std::vector<std::string> parts{ device.name };
             if (device.compute_capability_major && device.compute_capability_minor)
@@ -189,9 +189,9 @@ namespace envcheck::report
                 parts.push_back("cc " + std::to_string(*device.compute_capability_major) + "." +
                                 std::to_string(*device.compute_capability_minor));
             }
-            if (device.memory_total_bytes)
+            if (device.memory_bytes)
             {
-                parts.push_back(format_bytes(*device.memory_total_bytes));
+                parts.push_back(format_bytes(*device.memory_bytes));
             }
             parts.push_back(or_unknown(device.multiprocessors) + " SMs");
             const auto kib = [](const std::optional<int>& bytes)
@@ -202,12 +202,13 @@ namespace envcheck::report
                             kib(device.reserved_shared_memory_per_block) + " reserved");
             parts.push_back("regs " + or_unknown(device.registers_per_block) + "/block " +
                             or_unknown(device.registers_per_multiprocessor) + "/SM");
-            parts.push_back("L2 " + kib(device.l2_cache_bytes));
+            parts.push_back("L2 " + (device.l2_cache_bytes ? format_bytes(*device.l2_cache_bytes)
+                                                           : std::string("?")));
             parts.push_back("threads " + or_unknown(device.max_threads_per_block) + "/block " +
                             or_unknown(device.max_threads_per_multiprocessor) + "/SM");
             parts.push_back("warp " + or_unknown(device.warp_size));
             parts.push_back(or_unknown(device.memory_bus_width_bits) + "-bit bus");
-            parts.push_back("clocks " + or_unknown(device.clock_mhz) + "/" +
+            parts.push_back("clocks " + or_unknown(device.sm_clock_mhz) + "/" +
                             or_unknown(device.memory_clock_mhz) + " MHz");
             parts.push_back("copy engines " + or_unknown(device.async_engine_count));
             parts.push_back("concurrent kernels " + yes_no(device.concurrent_kernels));
@@ -390,7 +391,7 @@ namespace envcheck::report
             line(out, "cuda", text);
             for (const auto& device : cuda.devices)
             {
-                line(out, "  device " + std::to_string(device.ordinal), cuda_device_text(device));
+                line(out, "  device " + std::to_string(device.index), cuda_device_text(device));
             }
         }
         if (facts.runtime.cuda_enabled)

@@ -55,23 +55,24 @@ namespace envcheck::report
             {
                 probes.push_back(probe_json(probe));
             }
+            // What the driver did not say is null.
+            const auto value = [](const auto& optional)
+            { return optional ? ordered(*optional) : ordered(nullptr); };
             return ordered{ { "index", device.index },
                             { "name", device.name },
                             { "uuid", device.uuid },
                             { "pci_bus_id", device.pci_bus_id },
-                            { "architecture", device.architecture() },
-                            { "compute_capability",
-                              std::to_string(device.compute_capability_major) + "." +
-                                std::to_string(device.compute_capability_minor) },
-                            { "multiprocessors", device.multiprocessors },
-                            { "memory_bytes", device.memory_bytes },
-                            { "sm_clock_mhz", device.sm_clock_mhz },
-                            { "memory_clock_mhz", device.memory_clock_mhz },
-                            { "memory_bus_width_bits", device.memory_bus_width_bits },
-                            { "l2_cache_bytes", device.l2_cache_bytes },
-                            { "async_engine_count", device.async_engine_count },
-                            { "concurrent_kernels", device.concurrent_kernels },
-                            { "ecc_enabled", device.ecc_enabled },
+                            { "architecture", value(device.architecture()) },
+                            { "compute_capability", value(device.compute_capability()) },
+                            { "multiprocessors", value(device.multiprocessors) },
+                            { "memory_bytes", value(device.memory_bytes) },
+                            { "sm_clock_mhz", value(device.sm_clock_mhz) },
+                            { "memory_clock_mhz", value(device.memory_clock_mhz) },
+                            { "memory_bus_width_bits", value(device.memory_bus_width_bits) },
+                            { "l2_cache_bytes", value(device.l2_cache_bytes) },
+                            { "async_engine_count", value(device.async_engine_count) },
+                            { "concurrent_kernels", value(device.concurrent_kernels) },
+                            { "ecc_enabled", value(device.ecc_enabled) },
                             { "probes", std::move(probes) } };
         }
 

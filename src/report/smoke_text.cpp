@@ -64,8 +64,10 @@ namespace envcheck::report
         {
             const auto& device = smoke.device;
             out += "GPU " + std::to_string(device.index) + "  " + device.name + "  " +
-                   device.architecture() + ", " + std::to_string(device.multiprocessors) +
-                   " SMs, " + gib(device.memory_bytes) + ", PCI " + device.pci_bus_id + "\n";
+                   device.architecture().value_or("architecture unknown") + ", " +
+                   (device.multiprocessors ? std::to_string(*device.multiprocessors) : "?") +
+                   " SMs, " + (device.memory_bytes ? gib(*device.memory_bytes) : "? GiB") +
+                   ", PCI " + device.pci_bus_id + "\n";
             for (const auto& probe : smoke.probes)
             {
                 out += "  " + pad(std::string(model::to_string(probe.status)), 7) +

@@ -1,9 +1,10 @@
-// NVML (libnvidia-ml.so.1) and the CUDA driver API (libcuda.so.1), dlopen()ed in forked child
-// processes with a deadline: never linked, never loaded into envcheck itself. A missing library,
-// a failed init, a hang (a wedged GPU in cuInit) or a crash becomes a finding.
+// NVML (libnvidia-ml.so.1) and the CUDA driver API (libcuda.so.1), each dlopen()ed in its own
+// child process (fsio::run_child): never linked, never loaded into envcheck itself. A missing
+// library, a failed init, a hang (a wedged GPU in cuInit, a library whose constructor never
+// returns) or a crash becomes a finding that names the step it happened in.
 //
-// The function types are declared here from the documented signatures (nvml.h of NVML API 13,
-// cuda.h of CUDA 13; gpu-anchors.md §5): envcheck builds without either header.
+// The two children run at the same time, each under the same deadline: probing the drivers
+// takes at most `timeout` (and a second's grace to reap a killed child), however both behave.
 #ifndef ENVCHECK_SYSTEM_DRIVER_PROBE_HPP
 #define ENVCHECK_SYSTEM_DRIVER_PROBE_HPP
 
@@ -12,19 +13,29 @@
 #include <vector>
 
 #include "model/machine.hpp"
-#include "system/wire.hpp"
+#include "wire/events.hpp"
 
 namespace envcheck::system
 {
     inline constexpr std::chrono::milliseconds default_driver_timeout{ 20000 };
 
-    // Opens each of `nodes_to_open` (O_RDWR, closed at once), then loads NVML and asks it
-    // everything in model::NvmlGpu.
+    struct DriverProbes
+    {
+        wire::NvmlProbe nvml;
+        model::CudaDriverFacts cuda;
+    };
+
+    // The NVML child opens each of `nodes_to_open` (O_RDWR, closed at once), then loads NVML and
+    // asks it everything in model::NvmlGpu; the CUDA child loads libcuda, calls
+    // cuDriverGetVersion, cuInit(0), cuDeviceGetCount and describes each device.
+    [[nodiscard]] auto probe_drivers(const std::vector<std::string>& nodes_to_open,
+                                     std::chrono::milliseconds timeout = default_driver_timeout)
+      -> DriverProbes;
+
+    // One of them alone.
     [[nodiscard]] auto probe_nvml(const std::vector<std::string>& nodes_to_open,
                                   std::chrono::milliseconds timeout = default_driver_timeout)
-      -> NvmlProbe;
-
-    // cuDriverGetVersion, cuInit(0), cuDeviceGetCount and the device attributes.
+      -> wire::NvmlProbe;
     [[nodiscard]] auto probe_cuda_driver(std::chrono::milliseconds timeout = default_driver_timeout)
       -> model::CudaDriverFacts;
 }

@@ -230,8 +230,8 @@ namespace envcheck::system
         for (const auto& dir : library_search_dirs(root, environment))
         {
             search.search_dirs.push_back(dir.path);
-            find_in(root, dir, libcuda_name, search.libcuda);
-            find_in(root, dir, libnvidia_ml_name, search.libnvidia_ml);
+            find_in(root, dir, driver::libcuda_name, search.libcuda);
+            find_in(root, dir, driver::libnvidia_ml_name, search.libnvidia_ml);
         }
         // /lib and /usr/lib are often one directory (merged /usr): one file, one candidate.
         for (auto* list : { &search.libcuda, &search.libnvidia_ml })

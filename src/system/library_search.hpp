@@ -11,15 +11,13 @@
 #include <string_view>
 #include <vector>
 
+#include "driver/dl.hpp"
 #include "model/machine.hpp"
 #include "system/environment.hpp"
 #include "system/system_root.hpp"
 
 namespace envcheck::system
 {
-    inline constexpr std::string_view libcuda_name = "libcuda.so.1";
-    inline constexpr std::string_view libnvidia_ml_name = "libnvidia-ml.so.1";
-
     // A directory the loader searches, and why.
     struct SearchDir
     {

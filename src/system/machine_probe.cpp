@@ -58,8 +58,8 @@ namespace envcheck::system
                 nodes.push_back(node.path);
             }
         }
-        auto nvml = probe_nvml(nodes, options.driver_timeout);
-        for (const auto& open : nvml.opens)
+        auto drivers = probe_drivers(nodes, options.driver_timeout);
+        for (const auto& open : drivers.nvml.opens)
         {
             const auto node =
               std::find_if(facts.device_nodes.begin(), facts.device_nodes.end(),
@@ -70,8 +70,8 @@ namespace envcheck::system
                 node->open_error = open.error;
             }
         }
-        facts.nvml = std::move(nvml.facts);
-        facts.cuda = probe_cuda_driver(options.driver_timeout);
+        facts.nvml = std::move(drivers.nvml.facts);
+        facts.cuda = std::move(drivers.cuda);
         return facts;
     }
 }

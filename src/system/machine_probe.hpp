@@ -1,6 +1,6 @@
 // `envcheck probe`: every fact about the machine, gathered without needing a working CUDA.
 // Under --root only files are read; on the live system NVML and the CUDA driver are probed too,
-// each in a child process under a deadline.
+// each in a child process, both at once under one deadline (driver_timeout).
 #ifndef ENVCHECK_SYSTEM_MACHINE_PROBE_HPP
 #define ENVCHECK_SYSTEM_MACHINE_PROBE_HPP
 

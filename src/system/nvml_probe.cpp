@@ -1,14 +1,18 @@
-// The NVML half of driver_probe.hpp.
+// The NVML child of driver_probe.hpp. The function types are declared from the documented
+// signatures (nvml.h of NVML API 13; gpu-anchors.md §5.1): envcheck builds without the header.
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <fcntl.h>
+#include <limits>
 #include <unistd.h>
 
+#include "driver/dl.hpp"
 #include "fsio/files.hpp"
-#include "system/child.hpp"
-#include "system/dl.hpp"
-#include "system/driver_probe.hpp"
+#include "system/driver_children.hpp"
 #include "system/library_search.hpp"
+#include "system/system_root.hpp"
+#include "wire/events.hpp"
 
 namespace envcheck::system
 {
@@ -90,7 +94,7 @@ namespace envcheck::system
             template<class Function>
             auto get(const char* name) const -> Function
             {
-                return symbol<Function>(m_handle, name);
+                return driver::symbol<Function>(m_handle, name);
             }
 
         private:
@@ -131,17 +135,17 @@ namespace envcheck::system
             if (call<DeviceStringFn>(nvml, gpu, "nvmlDeviceGetName", device, text,
                                      unsigned{ sizeof(text) }))
             {
-                gpu.name = text;
+                gpu.name = driver::text_from(text);
             }
             if (call<DeviceStringFn>(nvml, gpu, "nvmlDeviceGetUUID", device, text,
                                      unsigned{ sizeof(text) }))
             {
-                gpu.uuid = text;
+                gpu.uuid = driver::text_from(text);
             }
             PciInfo pci{};
             if (call<DevicePciFn>(nvml, gpu, "nvmlDeviceGetPciInfo_v3", device, &pci))
             {
-                gpu.pci_bus_id = pci.bus_id;
+                gpu.pci_bus_id = driver::text_from(pci.bus_id);
             }
             int first = 0;
             int second = 0;
@@ -305,114 +309,113 @@ namespace envcheck::system
             }
         }
 
-        auto nvml_child(const std::vector<std::string>& nodes, const LineWriter& write_line) -> int
+        void say(fsio::LineWriter& out, wire::Event event)
         {
-            NvmlProbe probe;
-            for (const auto& path : nodes)
-            {
-                write_line(encode_step("open " + path));
-                const int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
-                probe.opens.push_back(
-                  { path, fd >= 0, fd >= 0 ? std::string{} : fsio::describe_errno(errno) });
-                if (fd >= 0)
-                {
-                    ::close(fd);
-                }
-            }
-            auto& facts = probe.facts;
-            write_line(encode_step("dlopen " + std::string(libnvidia_ml_name)));
-            void* handle = ::dlopen(std::string(libnvidia_ml_name).c_str(), RTLD_NOW | RTLD_LOCAL);
-            if (handle == nullptr)
-            {
-                facts.load_error = last_dl_error();
-                write_line(encode_nvml(probe));
-                return 0;
-            }
-            facts.library = loaded_library(handle, libnvidia_ml_name);
-            const Nvml nvml(handle);
-            const auto init = nvml.get<InitFn>("nvmlInit_v2");
-            if (init == nullptr)
-            {
-                facts.load_error = "nvmlInit_v2 not found in " + facts.library->real_path;
-                write_line(encode_nvml(probe));
-                return 0;
-            }
-            write_line(encode_step("nvmlInit_v2"));
-            facts.init_result = init();
-            if (*facts.init_result != nvml_success)
-            {
-                write_line(encode_nvml(probe));
-                return 0;
-            }
-            char text[256] = {};
-            if (const auto get = nvml.get<StringFn>("nvmlSystemGetDriverVersion");
-                get && get(text, sizeof(text)) == 0)
-            {
-                facts.driver_version = text;
-            }
-            if (const auto get = nvml.get<StringFn>("nvmlSystemGetNVMLVersion");
-                get && get(text, sizeof(text)) == 0)
-            {
-                facts.nvml_version = text;
-            }
-            int encoded = 0;
-            if (const auto get = nvml.get<IntFn>("nvmlSystemGetCudaDriverVersion_v2");
-                get && get(&encoded) == 0)
-            {
-                facts.cuda_driver_version = model::decode_cuda_version(encoded);
-            }
-            unsigned count = 0;
-            const auto get_count = nvml.get<UnsignedFn>("nvmlDeviceGetCount_v2");
-            const auto handle_at = nvml.get<HandleByIndexFn>("nvmlDeviceGetHandleByIndex_v2");
-            write_line(encode_step("nvmlDeviceGetCount_v2"));
-            if (get_count != nullptr && handle_at != nullptr && get_count(&count) == 0)
-            {
-                facts.device_count = static_cast<int>(count);
-                for (unsigned index = 0; index < count; ++index)
-                {
-                    model::NvmlGpu gpu;
-                    gpu.index = static_cast<int>(index);
-                    Device device = nullptr;
-                    write_line(encode_step("NVML queries of GPU " + std::to_string(index)));
-                    const Return result = handle_at(index, &device);
-                    if (result == nvml_success)
-                    {
-                        query_gpu(nvml, device, gpu);
-                    }
-                    else
-                    {
-                        note(gpu, "nvmlDeviceGetHandleByIndex_v2", result);
-                    }
-                    facts.gpus.push_back(std::move(gpu));
-                }
-            }
-            write_line(encode_nvml(probe));
-            write_line(encode_step("nvmlShutdown"));
-            if (const auto shutdown = nvml.get<InitFn>("nvmlShutdown"))
-            {
-                shutdown();
-            }
+            out.write_line(wire::encode(event));
+        }
+
+        void step(fsio::LineWriter& out, std::string text)
+        {
+            say(out, wire::StepEvent{ std::move(text) });
+        }
+
+        // The findings, then the end of the answer. No nvmlShutdown: the process _exits right
+        // after, and a shutdown that hung would only hold the probe to its deadline.
+        auto finish(fsio::LineWriter& out, const wire::NvmlProbe& probe) -> int
+        {
+            say(out, wire::NvmlEvent{ probe });
+            say(out, wire::FinishEvent{});
             return 0;
         }
     }
 
-    auto probe_nvml(const std::vector<std::string>& nodes_to_open,
-                    std::chrono::milliseconds timeout) -> NvmlProbe
+    auto nvml_child(const std::vector<std::string>& nodes, fsio::LineWriter& out) -> int
     {
-        const auto child = run_in_child([&](const LineWriter& write_line)
-                                        { return nvml_child(nodes_to_open, write_line); },
-                                        timeout);
-        auto report = read_child_report<NvmlProbe>(child.lines, decode_nvml);
-        NvmlProbe probe = report.findings.value_or(NvmlProbe{});
-        probe.facts.attempted = true;
-        // A hang in nvmlShutdown, after the findings were written, costs nothing.
-        if (!report.findings)
+        wire::NvmlProbe probe;
+        for (const auto& path : nodes)
         {
-            probe.facts.failure.timed_out = child.timed_out;
-            probe.facts.failure.step = report.step;
-            probe.facts.failure.message = "the NVML probe " + child.describe(timeout) +
-                                          (report.step.empty() ? "" : " in " + report.step);
+            step(out, "open " + path);
+            const int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
+            probe.opens.push_back(
+              { path, fd >= 0, fd >= 0 ? std::string{} : fsio::describe_errno(errno) });
+            if (fd >= 0)
+            {
+                ::close(fd);
+            }
         }
-        return probe;
+        auto& facts = probe.facts;
+        step(out, "dlopen " + std::string(driver::libnvidia_ml_name));
+        std::string error;
+        void* handle = driver::open_library(std::string(driver::libnvidia_ml_name).c_str(), error);
+        if (handle == nullptr)
+        {
+            facts.load_error = error;
+            return finish(out, probe);
+        }
+        facts.library = describe_library(SystemRoot("/"), driver::libnvidia_ml_name,
+                                         driver::loaded_path(handle), "dlopen");
+        const Nvml nvml(handle);
+        const auto init = nvml.get<InitFn>("nvmlInit_v2");
+        if (init == nullptr)
+        {
+            facts.load_error = "nvmlInit_v2 not found in " + facts.library->real_path;
+            return finish(out, probe);
+        }
+        // Loaded: if nvmlInit hangs, the parent still knows which library it was.
+        say(out, wire::NvmlEvent{ probe });
+        step(out, "nvmlInit_v2");
+        facts.init_result = init();
+        if (*facts.init_result != nvml_success)
+        {
+            return finish(out, probe);
+        }
+        char text[256] = {};
+        step(out, "nvmlSystemGetDriverVersion");
+        if (const auto get = nvml.get<StringFn>("nvmlSystemGetDriverVersion");
+            get && get(text, sizeof(text)) == 0)
+        {
+            facts.driver_version = driver::text_from(text);
+        }
+        if (const auto get = nvml.get<StringFn>("nvmlSystemGetNVMLVersion");
+            get && get(text, sizeof(text)) == 0)
+        {
+            facts.nvml_version = driver::text_from(text);
+        }
+        int encoded = 0;
+        if (const auto get = nvml.get<IntFn>("nvmlSystemGetCudaDriverVersion_v2");
+            get && get(&encoded) == 0)
+        {
+            facts.cuda_driver_version = model::decode_cuda_version(encoded);
+        }
+        unsigned count = 0;
+        const auto get_count = nvml.get<UnsignedFn>("nvmlDeviceGetCount_v2");
+        const auto handle_at = nvml.get<HandleByIndexFn>("nvmlDeviceGetHandleByIndex_v2");
+        say(out, wire::NvmlEvent{ probe });
+        step(out, "nvmlDeviceGetCount_v2");
+        if (get_count != nullptr && handle_at != nullptr && get_count(&count) == 0)
+        {
+            // A driver claiming more GPUs than exist (INT_MAX) gets its first ones queried.
+            facts.device_count = static_cast<int>(
+              std::min<unsigned>(count, static_cast<unsigned>(std::numeric_limits<int>::max())));
+            const unsigned queried = std::min(count, static_cast<unsigned>(wire::max_devices));
+            for (unsigned index = 0; index < queried; ++index)
+            {
+                model::NvmlGpu gpu;
+                gpu.index = static_cast<int>(index);
+                Device device = nullptr;
+                step(out, "NVML queries of GPU " + std::to_string(index));
+                const Return result = handle_at(index, &device);
+                if (result == nvml_success)
+                {
+                    query_gpu(nvml, device, gpu);
+                }
+                else
+                {
+                    note(gpu, "nvmlDeviceGetHandleByIndex_v2", result);
+                }
+                facts.gpus.push_back(std::move(gpu));
+            }
+        }
+        return finish(out, probe);
     }
 }

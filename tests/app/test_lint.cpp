@@ -24,7 +24,7 @@ namespace
         std::vector<std::string> out;
         for (const auto& diagnostic : file.diagnostics)
         {
-            out.push_back(std::string(report::to_string(diagnostic.severity)) + " " +
+            out.push_back(std::string(model::to_string(diagnostic.severity)) + " " +
                           diagnostic.rule);
         }
         return out;

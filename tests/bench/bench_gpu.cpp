@@ -19,6 +19,7 @@
 #include <cuda_runtime_api.h>
 #include <nlohmann/json.hpp>
 
+#include "driver/cuda_driver.hpp"
 #include "gpu/overlap_model.hpp"
 #include "gpu/statistics.hpp"
 #include "kernels/bandwidth.cuh"
@@ -371,8 +372,7 @@ namespace
         return out;
     }
 
-    auto bench_overlap(const kernels::DeviceProperties& props, ordered_json& results)
-      -> ordered_json
+    auto bench_overlap(int copy_engines, ordered_json& results) -> ordered_json
     {
         ordered_json out = ordered_json::array();
         struct Config
@@ -416,7 +416,7 @@ namespace
                     kernel += part.kernel_ms;
                     d2h += part.d2h_ms;
                 }
-                ideal.push_back(gpu::ideal_pipeline_ms(stages, props.async_engine_count));
+                ideal.push_back(gpu::ideal_pipeline_ms(stages, copy_engines));
                 efficiency.push_back(ideal.back() / run.overlapped_ms[r]);
             }
             const double repeats = static_cast<double>(run.parts.size());
@@ -466,13 +466,24 @@ auto main(int argc, char** argv) -> int
     try
     {
         require(kernels::select_device(0));
-        const auto props = kernels::device_properties(0);
-        require(props.status);
-        ordered_json results = { { "device", props.name },
-                                 { "cc", std::to_string(props.compute_capability_major) + "." +
-                                           std::to_string(props.compute_capability_minor) },
-                                 { "multiprocessors", props.multiprocessors },
-                                 { "async_engine_count", props.async_engine_count } };
+        // Device 0 as the probes see it: through the CUDA driver API.
+        std::string error;
+        const auto cuda = driver::CudaDriver::open(error);
+        if (!cuda)
+        {
+            throw std::runtime_error("libcuda.so.1: " + error);
+        }
+        const auto device = cuda->describe(0);
+        if (!device || !device->compute_capability())
+        {
+            throw std::runtime_error("the CUDA driver did not describe device 0");
+        }
+        const int multiprocessors = device->multiprocessors.value_or(0);
+        const int copy_engines = device->async_engine_count.value_or(0);
+        ordered_json results = { { "device", device->name },
+                                 { "cc", *device->compute_capability() },
+                                 { "multiprocessors", multiprocessors },
+                                 { "async_engine_count", copy_engines } };
         cudaStream_t stream = nullptr;
         require(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
 
@@ -480,7 +491,7 @@ auto main(int argc, char** argv) -> int
         const auto m2048 = bench_matmul(2048, stream, results);
         const auto copies = bench_copies(stream, results);
         const auto copy_kernels = bench_copy_kernels(stream, results);
-        const auto overlap = bench_overlap(props, results);
+        const auto overlap = bench_overlap(copy_engines, results);
         const auto banks = bench_banks(results);
         cudaStreamDestroy(stream);
 
@@ -489,8 +500,8 @@ auto main(int argc, char** argv) -> int
             std::ofstream(argv[1]) << results.dump(2) << '\n';
         }
         const auto& e = m4096["envcheck"];
-        std::printf("\n== bench_gpu on %s (%d SMs, %d copy engines) ==\n", props.name.c_str(),
-                    props.multiprocessors, props.async_engine_count);
+        std::printf("\n== bench_gpu on %s (%d SMs, %d copy engines) ==\n", device->name.c_str(),
+                    multiprocessors, copy_engines);
         std::printf("matmul N=4096  cuBLAS FP32 %.1f TFLOP/s (pedantic %.1f, default %.1f)\n",
                     m4096["cublas_best_tflops"].get<double>(),
                     m4096["cublas"]["pedantic"]["tflops"].get<double>(),

@@ -69,8 +69,8 @@ namespace envcheck::tests
         facts.cuda.driver_version = model::CudaVersion{ 13, 0 };
         facts.cuda.init_result = 0;
         facts.cuda.device_count = 1;
-        model::CudaDevice device;
-        device.ordinal = 0;
+        model::GpuDevice device;
+        device.index = 0;
         device.name = "NVIDIA H200";
         device.compute_capability_major = 9;
         device.compute_capability_minor = 0;

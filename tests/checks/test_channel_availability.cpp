@@ -109,7 +109,7 @@ namespace
             REQUIRE(findings.size() == 1);
             const auto& found = findings[0];
             CHECK(found.rule == "channel-availability");
-            CHECK(found.severity == "error");
+            CHECK(to_string(found.severity) == "error");
             CHECK(found.message == "pytorch-cuda=11.9 is not published on pytorch/linux-64 or "
                                    "nvidia/linux-64 (nor their noarch)");
             CHECK(found.fix == "published versions: 11.7, 11.8, 12.1");
@@ -142,7 +142,7 @@ namespace
             const auto findings =
               check({ spec("pytorch-cuda=11.8", "pytorch-cuda", "11.8") }, repodata);
             REQUIRE(findings.size() == 1);
-            CHECK(findings[0].severity == "warning");
+            CHECK(to_string(findings[0].severity) == "warning");
             CHECK(findings[0].message == "cannot tell whether pytorch-cuda=11.8 is published: the "
                                          "repodata of pytorch/noarch could not "
                                          "be read");
@@ -155,7 +155,7 @@ namespace
             pinned.subdir = "osx-arm64";
             const auto findings = check({ pinned });
             REQUIRE(findings.size() == 1);
-            CHECK(findings[0].severity == "warning");
+            CHECK(to_string(findings[0].severity) == "warning");
             CHECK(
               findings[0].message.ends_with("the repodata of pytorch/osx-arm64 could not be read"));
         }
@@ -163,7 +163,7 @@ namespace
         {
             const auto findings = check({ spec("./local::pkg=1", "pkg", "1", "./local") });
             REQUIRE(findings.size() == 1);
-            CHECK(findings[0].severity == "error");
+            CHECK(to_string(findings[0].severity) == "error");
             CHECK(findings[0].message.starts_with(
               "cannot check ./local::pkg=1: channel './local' is a relative path"));
         }

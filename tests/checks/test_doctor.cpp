@@ -392,4 +392,80 @@ namespace
         CHECK(status_of(report, "driver.libcuda-found") == Status::pass);
         CHECK(status_of(report, "kernel.module-matches-userspace") == Status::pass);
     }
+
+    // A driver child that never reported (its library hung or crashed) is named as the broken
+    // link, with the step it stopped in; it is never diagnosed as a container without GPUs
+    // (which drained Slurm nodes with "start the container with --gpus all").
+    TEST_CASE("doctor names a driver probe that hung or crashed", "[checks][doctor]")
+    {
+        struct Case
+        {
+            const char* name;
+            std::function<void(model::MachineFacts&)> apply;
+            const char* broken;
+            const char* message;
+            const char* fix_part;
+        };
+        const auto in_container = [](model::MachineFacts& m)
+        { m.container.markers = { "/.dockerenv" }; };
+        const std::vector<Case> cases{
+            { "libcuda crashes while it loads",
+              [&](auto& m)
+              {
+                  in_container(m);
+                  m.cuda = {};
+                  m.cuda.attempted = true;
+                  m.cuda.failure = { false, "dlopen libcuda.so.1",
+                                     "the CUDA driver probe was killed by signal 11 (SIGSEGV) in "
+                                     "dlopen libcuda.so.1" };
+              },
+              "driver.libcuda-found",
+              "the CUDA driver probe was killed by signal 11 (SIGSEGV) in dlopen libcuda.so.1",
+              "reinstall the NVIDIA driver" },
+            { "libcuda hangs while it loads, NVML too",
+              [&](auto& m)
+              {
+                  in_container(m);
+                  m.cuda = {};
+                  m.cuda.attempted = true;
+                  m.cuda.failure = { true, "dlopen libcuda.so.1",
+                                     "the CUDA driver probe timed out after 12 s in dlopen "
+                                     "libcuda.so.1" };
+                  m.nvml = {};
+                  m.nvml.attempted = true;
+                  m.nvml.failure = { true, "dlopen libnvidia-ml.so.1",
+                                     "the NVML probe timed out after 12 s in dlopen "
+                                     "libnvidia-ml.so.1" };
+              },
+              "driver.libcuda-found",
+              "the CUDA driver probe timed out after 12 s in dlopen libcuda.so.1",
+              "reinstall the NVIDIA driver" },
+            { "cuInit hangs in a container: the library was loaded",
+              [&](auto& m)
+              {
+                  in_container(m);
+                  m.cuda.init_result.reset();
+                  m.cuda.device_count.reset();
+                  m.cuda.devices.clear();
+                  m.cuda.failure = { true, "cuInit",
+                                     "the CUDA driver probe timed out after 12 s in cuInit" };
+              },
+              "cuda.init", "the CUDA driver probe timed out after 12 s in cuInit", "wedged" },
+        };
+        for (const auto& item : cases)
+        {
+            SECTION(item.name)
+            {
+                auto machine = healthy_machine();
+                item.apply(machine);
+                const auto report = run(machine);
+                CHECK(status_of(report, "container.gpu-passed-through") == Status::pass);
+                REQUIRE(report.first_broken_link);
+                CHECK(*report.first_broken_link == item.broken);
+                const auto* outcome = report.outcome(item.broken);
+                CHECK(outcome->message == item.message);
+                CHECK(outcome->fix.find(item.fix_part) != std::string::npos);
+            }
+        }
+    }
 }

@@ -43,7 +43,8 @@ namespace
         for (const auto& item : findings)
         {
             out += std::to_string(item.position.line) + ":" + std::to_string(item.position.column) +
-                   " " + item.severity + " [" + item.rule + "] " + item.message + "\n";
+                   " " + std::string(to_string(item.severity)) + " [" + item.rule + "] " +
+                   item.message + "\n";
         }
         return out;
     }
@@ -230,7 +231,7 @@ namespace
         const auto advice =
           findings_of("channels:\n  - conda-forge\ndependencies:\n  - python=3.11\n");
         REQUIRE(with_rule(advice, "repro.nodefaults").size() == 1);
-        CHECK(with_rule(advice, "repro.nodefaults")[0].severity == "info");
+        CHECK(to_string(with_rule(advice, "repro.nodefaults")[0].severity) == "info");
         CHECK(with_rule(advice, "repro.nodefaults")[0].position == TextPosition{ 1, 1 });
 
         const auto nvidia =
@@ -250,12 +251,12 @@ namespace
         const std::string text = header + "  - numpy\n";
         const auto relaxed = with_rule(findings_of(text), "repro.unpinned");
         REQUIRE(relaxed.size() == 1);
-        CHECK(relaxed[0].severity == "warning");
+        CHECK(to_string(relaxed[0].severity) == "warning");
         LintOptions strict;
         strict.strict = true;
         const auto strict_findings = with_rule(findings_of(text, strict), "repro.unpinned");
         REQUIRE(strict_findings.size() == 1);
-        CHECK(strict_findings[0].severity == "error");
+        CHECK(to_string(strict_findings[0].severity) == "error");
     }
 
     TEST_CASE("lint driver rules", "[checks][lint]")
@@ -300,11 +301,11 @@ namespace
             for (const auto& finding : too_old)
             {
                 CHECK(finding.position == TextPosition{ 4, 5 });
-                CHECK(finding.severity == "error");
+                CHECK(to_string(finding.severity) == "error");
             }
             for (const auto& finding : minor)
             {
-                CHECK(finding.severity == "warning");
+                CHECK(to_string(finding.severity) == "warning");
             }
         }
     }
@@ -349,8 +350,6 @@ namespace
             REQUIRE(dot != std::string_view::npos);
             CHECK(rule.id.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789.-") ==
                   std::string_view::npos);
-            CHECK(
-              (rule.severity == "error" || rule.severity == "warning" || rule.severity == "info"));
             CHECK_FALSE(rule.description.empty());
             CHECK_FALSE(rule.fix.empty());
         }

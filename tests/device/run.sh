@@ -3,12 +3,14 @@
 # and ninja in /opt/torch/.venv/bin; one H200). Builds everything with CUDA (SASS for sm_90 only,
 # to keep the build short), then, each step bounded and logged under $OUT:
 #   build.log      toolchain, configure, build, our warnings, kernel resource usage
-#   tests.log      every C++ test binary (the hidden [.gpu] cases too) and tests/gpu/test_smoke.py
+#   tests.log      every C++ test binary (the hidden [.gpu] cases too), tests/gpu/test_smoke.py and
+#                  tests/cli/test_driver_faults.py (the stand-in broken drivers over the real one)
 #   machine.txt    probe, doctor (machine alone and with the torch venv), nfd/prometheus outputs
 #   smoke.txt      smoke --quick and --full, wall time of each
 #   lock.txt       lock of /opt/torch/.venv with GPU baselines; check --lock timed with and without
 #                  the GPU part; performance as locked; slurm-health --prolog on a healthy node
-#   bench.log      bench_gpu (kernels vs cuBLAS and cudaMemcpy) when ENVCHECK_DEVICE_BENCH=1
+#   bench.log      bench_gpu (kernels vs cuBLAS and cudaMemcpy) and bench_tensor (tensor-core GEMM
+#                  vs cuBLAS/cuBLASLt, HBM vs cudaMemcpy) when ENVCHECK_DEVICE_BENCH=1
 # The last lines printed are a summary. Run from the repository root: tests/device/run.sh
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -52,6 +54,12 @@ step "tests" | tee "$OUT/tests.log"
     echo "---- tests/gpu/test_smoke.py"
     ENVCHECK="$E" ENVCHECK_SOURCE_DIR="$PWD" ENVCHECK_SHARED_DIR=/nonexistent \
         timeout 200 python3 -m pytest -q -p no:cacheprovider tests/gpu/test_smoke.py 2>&1 | tail -6
+    # No py-rattler here: the lock cases, which build a conda environment, are left to CI.
+    echo "---- tests/cli/test_driver_faults.py"
+    ENVCHECK="$E" ENVCHECK_SOURCE_DIR="$PWD" ENVCHECK_SHARED_DIR=/nonexistent \
+        ENVCHECK_FAKE_DRIVER_DIR="$BUILD/tests/fake_driver" \
+        timeout 250 python3 -m pytest -q -p no:cacheprovider -k "not lock" \
+        tests/cli/test_driver_faults.py 2>&1 | tail -8
 } >> "$OUT/tests.log" 2>&1
 
 step "probe and doctor" | tee "$OUT/machine.txt"
@@ -125,6 +133,7 @@ PY
 if [ "$BENCH" = 1 ]; then
     step "benchmarks" | tee "$OUT/bench.log"
     timeout 240 "$BUILD/bench/bench_gpu" "$OUT/bench_gpu.json" >> "$OUT/bench.log" 2>&1
+    timeout 240 "$BUILD/bench/bench_tensor" --json "$OUT/bench_tensor.json" >> "$OUT/bench.log" 2>&1
 fi
 
 step "summary"
@@ -133,3 +142,4 @@ cat "$OUT/machine.txt" | head -12
 grep -E "verdict|first broken" "$OUT/doctor-torch.txt"
 grep -E "smoke --|matmul|bandwidth|overlap|bank" "$OUT/smoke.txt" | head -20
 grep -vE "^  (ok|pass) " "$OUT/lock.txt" | head -60
+if [ "$BENCH" = 1 ]; then grep -A40 "== bench_tensor on" "$OUT/bench.log"; fi

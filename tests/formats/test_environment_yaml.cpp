@@ -258,7 +258,7 @@ namespace
                 const EnvDiagnostic& failure = loaded.error();
                 INFO(failure.message);
                 CHECK(failure.rule == item.rule);
-                CHECK(failure.severity == "error");
+                CHECK(to_string(failure.severity) == "error");
                 CHECK_FALSE(failure.message.empty());
                 CHECK_FALSE(failure.fix.empty());
                 CHECK(failure.position.line >= 1);
@@ -342,7 +342,7 @@ namespace
                 const EnvDiagnostic& diagnostic = file.diagnostics.front();
                 INFO(diagnostic.message);
                 CHECK(diagnostic.rule == item.rule);
-                CHECK(diagnostic.severity == item.severity);
+                CHECK(to_string(diagnostic.severity) == item.severity);
                 CHECK(diagnostic.position == TextPosition{ item.line, item.column });
                 CHECK_FALSE(diagnostic.fix.empty());
                 CHECK(has_errors(file) == (item.severity == "error"));
@@ -434,8 +434,6 @@ namespace
             CHECK((rule.id.starts_with("yaml.") || rule.id.starts_with("env.")));
             CHECK(rule.id.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789.-") ==
                   std::string_view::npos);
-            CHECK(
-              (rule.severity == "error" || rule.severity == "warning" || rule.severity == "info"));
             CHECK_FALSE(rule.description.empty());
             CHECK_FALSE(rule.fix.empty());
         }

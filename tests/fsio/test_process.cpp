@@ -1,4 +1,8 @@
 #include <chrono>
+#include <csignal>
+#include <fstream>
+#include <iterator>
+#include <thread>
 
 #include "fsio/process.hpp"
 #include "tests/catch.hpp"
@@ -8,6 +12,15 @@ using namespace std::chrono_literals;
 
 namespace
 {
+    auto zombie(int pid) -> bool
+    {
+        std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+        const std::string text((std::istreambuf_iterator<char>(stat)),
+                               std::istreambuf_iterator<char>());
+        const auto close = text.rfind(')');
+        return close != std::string::npos && close + 2 < text.size() && text[close + 2] == 'Z';
+    }
+
     TEST_CASE("run_process captures output and exit status", "[fsio][process]")
     {
         auto result = run_process({ "/bin/sh", "-c", "echo out; echo err >&2; exit 3" });
@@ -16,7 +29,7 @@ namespace
         CHECK(result->out == "out\n");
         CHECK(result->err == "err\n");
         CHECK_FALSE(result->succeeded());
-        CHECK(result->describe() == "exited with 3");
+        CHECK(result->describe() == "exited with status 3");
     }
 
     TEST_CASE("run_process passes arguments without a shell", "[fsio][process]")
@@ -35,6 +48,40 @@ namespace
         CHECK(result->timed_out);
         CHECK_FALSE(result->exit_code);
         CHECK(result->seconds < 10.0);
+    }
+
+    TEST_CASE("run_process leaves no orphans and does not wait for them", "[fsio][process]")
+    {
+        // The shell exits at once; its background child keeps stdout open and would live on.
+        ProcessOptions options;
+        options.timeout = 20s;
+        const auto started = std::chrono::steady_clock::now();
+        auto result = run_process({ "/bin/sh", "-c", "sleep 300 & echo $!" }, options);
+        REQUIRE(result);
+        CHECK(result->succeeded());
+        CHECK(std::chrono::steady_clock::now() - started < 10s);
+        const auto pid = std::stoi(result->out);
+        bool gone = false;
+        for (int i = 0; i < 200 && !gone; ++i)
+        {
+            gone = ::kill(pid, 0) != 0 || zombie(pid);
+            std::this_thread::sleep_for(10ms);
+        }
+        CHECK(gone);
+    }
+
+    TEST_CASE("run_process feeds stdin while it reads the outputs", "[fsio][process]")
+    {
+        // The program writes 1 MiB before it reads its stdin: writing all of stdin first
+        // would wait on it forever.
+        ProcessOptions options;
+        options.timeout = 20s;
+        options.stdin_text = std::string(1 << 20, 'i');
+        auto result = run_process({ "/bin/sh", "-c", "head -c 1048576 /dev/zero; wc -c" }, options);
+        REQUIRE(result);
+        CHECK_FALSE(result->timed_out);
+        CHECK(result->out.size() == (1 << 20) + 8);
+        CHECK(result->out.ends_with("1048576\n"));
     }
 
     TEST_CASE("run_process reports a signal", "[fsio][process]")

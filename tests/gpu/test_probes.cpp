@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "driver/cuda_driver.hpp"
 #include "gpu/probes.hpp"
 #include "gpu/statistics.hpp"
 #include "kernels/bandwidth.cuh"
@@ -19,22 +20,20 @@ using namespace envcheck;
 
 namespace
 {
+    // Device 0 as the probe child sees it: through the CUDA driver API (the one device query).
     auto device_zero() -> model::GpuDevice
     {
-        const auto props = kernels::device_properties(0);
-        REQUIRE(props.status.ok());
-        model::GpuDevice device;
-        device.index = 0;
-        device.name = props.name;
-        device.compute_capability_major = props.compute_capability_major;
-        device.compute_capability_minor = props.compute_capability_minor;
-        device.multiprocessors = props.multiprocessors;
-        device.async_engine_count = props.async_engine_count;
-        device.concurrent_kernels = props.concurrent_kernels;
-        return device;
+        std::string error;
+        const auto cuda = driver::CudaDriver::open(error);
+        INFO(error);
+        REQUIRE(cuda);
+        REQUIRE(cuda->init() == 0);
+        auto device = cuda->describe(0);
+        REQUIRE(device);
+        return *device;
     }
 
-    TEST_CASE("kernels::device_properties", "[.gpu][kernels]")
+    TEST_CASE("the runtime and the driver API describe device 0 alike", "[.gpu][kernels]")
     {
         const auto info = kernels::runtime_info();
         INFO(info.status.to_string());
@@ -42,14 +41,21 @@ namespace
         REQUIRE(info.device_count >= 1);
         CHECK(info.runtime_version >= 12000);
         REQUIRE(kernels::select_device(0).ok());
-        const auto props = kernels::device_properties(0);
-        CHECK_FALSE(props.name.empty());
-        CHECK(props.uuid.rfind("GPU-", 0) == 0);
-        CHECK(props.uuid.size() == 40);
-        CHECK(props.pci_bus_id.size() >= 12);
-        CHECK(props.compute_capability_major * 10 + props.compute_capability_minor >= 75);
-        CHECK(props.multiprocessors > 0);
-        CHECK(props.sm_clock_khz > 0);
+        const auto device = device_zero();
+        CHECK_FALSE(device.name.empty());
+        CHECK(device.uuid.rfind("GPU-", 0) == 0);
+        CHECK(device.uuid.size() == 40);
+        CHECK(device.pci_bus_id.size() >= 12);
+        REQUIRE(device.compute_capability_major);
+        REQUIRE(device.compute_capability_minor);
+        CHECK(*device.compute_capability_major * 10 + *device.compute_capability_minor >= 75);
+        CHECK(device.multiprocessors.value_or(0) > 0);
+        CHECK(device.sm_clock_mhz.value_or(0) > 0);
+        CHECK(device.memory_clock_mhz.value_or(0) > 0);
+        CHECK(device.memory_bytes.value_or(0) > 0);
+        CHECK(device.l2_cache_bytes.value_or(0) > 0);
+        CHECK(device.async_engine_count.value_or(0) > 0);
+        CHECK(device.warp_size == 32);
         CHECK(kernels::device_health().ok());
     }
 

@@ -2,17 +2,18 @@
 // what the report says when the child succeeds, hangs, crashes, writes garbage or finds no GPU.
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <string>
 #include <unistd.h>
 #include <vector>
 
 #include "gpu/smoke.hpp"
-#include "gpu/wire.hpp"
 #include "tests/catch.hpp"
+#include "wire/events.hpp"
 
 using namespace std::chrono_literals;
 using namespace envcheck;
-using gpu::LineWriter;
+using fsio::LineWriter;
 using model::GpuAvailability;
 using model::Status;
 
@@ -47,14 +48,14 @@ namespace
         return result;
     }
 
-    void say(LineWriter& out, const gpu::ChildEvent& event)
+    void say(LineWriter& out, const wire::Event& event)
     {
-        out.write_line(gpu::encode_event(event));
+        out.write_line(wire::encode(event));
     }
 
     void hello_runtime(LineWriter& out, int devices = 1)
     {
-        say(out, gpu::RuntimeEvent{ 13000, 13000, devices, std::nullopt });
+        say(out, wire::RuntimeEvent{ 13000, 13000, devices, std::nullopt });
     }
 
     [[noreturn]] void hang()
@@ -76,15 +77,15 @@ namespace
 
     // Runs the first probe, starts the second, then does `then`.
     template<class Then>
-    auto second_probe_then(Then then) -> gpu::ChildMain
+    auto second_probe_then(Then then) -> fsio::ChildMain
     {
         return [then](LineWriter& out) -> int
         {
             hello_runtime(out);
-            say(out, gpu::DeviceEvent{ device(0) });
-            say(out, gpu::StartEvent{ 0, "hello" });
-            say(out, gpu::ResultEvent{ 0, passed("hello") });
-            say(out, gpu::StartEvent{ 0, "matmul-shared" });
+            say(out, wire::DeviceEvent{ device(0) });
+            say(out, wire::StartEvent{ 0, "hello" });
+            say(out, wire::ResultEvent{ 0, passed("hello") });
+            say(out, wire::StartEvent{ 0, "matmul-shared" });
             return then(out);
         };
     }
@@ -109,13 +110,13 @@ namespace
               [](LineWriter& out)
               {
                   hello_runtime(out);
-                  say(out, gpu::DeviceEvent{ device(0) });
+                  say(out, wire::DeviceEvent{ device(0) });
                   for (const char* id : { "hello", "matmul-shared", "bandwidth" })
                   {
-                      say(out, gpu::StartEvent{ 0, id });
-                      say(out, gpu::ResultEvent{ 0, passed(id) });
+                      say(out, wire::StartEvent{ 0, id });
+                      say(out, wire::ResultEvent{ 0, passed(id) });
                   }
-                  say(out, gpu::FinishEvent{});
+                  say(out, wire::FinishEvent{});
                   return 0;
               },
               [&](const gpu::ProgressEvent& event)
@@ -147,13 +148,13 @@ namespace
                   hello_runtime(out, 2);
                   for (int index : { 0, 1 })
                   {
-                      say(out, gpu::DeviceEvent{ device(index) });
+                      say(out, wire::DeviceEvent{ device(index) });
                       for (const char* id : { "hello", "matmul-shared", "bandwidth" })
                       {
-                          say(out, gpu::ResultEvent{ index, passed(id) });
+                          say(out, wire::ResultEvent{ index, passed(id) });
                       }
                   }
-                  say(out, gpu::FinishEvent{});
+                  say(out, wire::FinishEvent{});
                   return 0;
               },
               {});
@@ -202,8 +203,8 @@ namespace
                                       [](LineWriter& out)
                                       {
                                           out.write_line("Segmentation fault (core dumped)");
-                                          say(out, gpu::ResultEvent{ 0, passed("matmul-shared") });
-                                          say(out, gpu::FinishEvent{});
+                                          say(out, wire::ResultEvent{ 0, passed("matmul-shared") });
+                                          say(out, wire::FinishEvent{});
                                           return 0;
                                       }),
                                     {});
@@ -229,11 +230,11 @@ namespace
               request_for(),
               [](LineWriter& out)
               {
-                  say(out, gpu::RuntimeEvent{
+                  say(out, wire::RuntimeEvent{
                              13000, 13000, 0,
                              model::CudaError{ 100, "cudaErrorNoDevice",
                                                "no CUDA-capable device is detected" } });
-                  say(out, gpu::FinishEvent{});
+                  say(out, wire::FinishEvent{});
                   return 0;
               },
               {});
@@ -251,12 +252,12 @@ namespace
               request_for(),
               [](LineWriter& out)
               {
-                  say(out, gpu::RuntimeEvent{
+                  say(out, wire::RuntimeEvent{
                              12020, 13000, 0,
                              model::CudaError{
                                35, "cudaErrorInsufficientDriver",
                                "CUDA driver version is insufficient for CUDA runtime version" } });
-                  say(out, gpu::FinishEvent{});
+                  say(out, wire::FinishEvent{});
                   return 0;
               },
               {});
@@ -272,7 +273,7 @@ namespace
                                                       [](LineWriter& out)
                                                       {
                                                           hello_runtime(out, 1);
-                                                          say(out, gpu::FinishEvent{});
+                                                          say(out, wire::FinishEvent{});
                                                           return 0;
                                                       },
                                                       {});
@@ -286,6 +287,91 @@ namespace
             CHECK(report.availability == GpuAvailability::probe_process_failed);
             CHECK(report.diagnosis ==
                   "the probe process exited with status 1 before it reported the CUDA runtime");
+        }
+        SECTION("a child that hangs while it loads the driver names the step")
+        {
+            const auto report =
+              gpu::supervise_probes(request_for(),
+                                    [](LineWriter& out) -> int
+                                    {
+                                        say(out, wire::StepEvent{ "dlopen libcuda.so.1" });
+                                        hang();
+                                    },
+                                    {});
+            CHECK(report.availability == GpuAvailability::probe_process_failed);
+            CHECK(report.diagnosis ==
+                  "the probe process was stopped after 0.3 s without progress (SIGKILL) in "
+                  "dlopen libcuda.so.1 before it reported the CUDA runtime");
+        }
+        SECTION("a child that crashes in cuInit names the step and what it printed")
+        {
+            const auto report = gpu::supervise_probes(
+              request_for(),
+              [](LineWriter& out) -> int
+              {
+                  say(out, wire::StepEvent{ "dlopen libcuda.so.1" });
+                  say(out, wire::DriverEvent{ true, "/usr/lib/libcuda.so.1", "" });
+                  say(out, wire::StepEvent{ "cuInit" });
+                  std::printf("NVRM: GPU has fallen off the bus\n");
+                  std::fflush(stdout);
+                  segfault();
+              },
+              {});
+            CHECK(report.availability == GpuAvailability::probe_process_failed);
+            CHECK(report.diagnosis ==
+                  "the probe process was killed by signal 11 (SIGSEGV) in cuInit (its output: "
+                  "'NVRM: GPU has fallen off the bus') before it reported the CUDA runtime");
+        }
+        SECTION("no driver library: the child says so, the parent never loads it")
+        {
+            const auto report = gpu::supervise_probes(
+              request_for(),
+              [](LineWriter& out)
+              {
+                  say(out, wire::DriverEvent{
+                             false, "",
+                             "libcuda.so.1: cannot open shared object file: No such file or "
+                             "directory" });
+                  say(out, wire::FinishEvent{});
+                  return 0;
+              },
+              {});
+            CHECK(report.availability == GpuAvailability::no_driver);
+            CHECK(report.diagnosis == "no NVIDIA driver (libcuda.so.1 not found)");
+        }
+        SECTION("a driver library that cannot be loaded for another reason is quoted")
+        {
+            const auto report = gpu::supervise_probes(
+              request_for(),
+              [](LineWriter& out)
+              {
+                  say(out, wire::DriverEvent{ false, "", "libcuda.so.1: wrong ELF class" });
+                  say(out, wire::FinishEvent{});
+                  return 0;
+              },
+              {});
+            CHECK(report.availability == GpuAvailability::no_driver);
+            CHECK(report.diagnosis == "the NVIDIA driver library libcuda.so.1 could not be "
+                                      "loaded: libcuda.so.1: wrong ELF class");
+        }
+        SECTION("a child that reports more devices than any machine has is not believed")
+        {
+            const auto report =
+              gpu::supervise_probes(request_for(std::nullopt),
+                                    [](LineWriter& out)
+                                    {
+                                        hello_runtime(out, 2147483647);
+                                        for (int index = 0; index < 100000; ++index)
+                                        {
+                                            say(out, wire::DeviceEvent{ device(index) });
+                                        }
+                                        return 0;
+                                    },
+                                    {});
+            CHECK(report.devices.size() == 256);
+            CHECK_FALSE(report.passed());
+            CHECK(report.devices.back().probes.back().message.find(
+                    "reported more than 256 devices") != std::string::npos);
         }
         SECTION("a child that hangs in CUDA initialisation")
         {

@@ -8,7 +8,8 @@ under src/<module>/, and fails when:
   * a use-case module (src/app) depends on, or includes, anything but pure modules: it reaches
     the world only through its ports (app/ports.hpp), which the cli implements with adapters;
   * a module other than the cli depends on a use-case module;
-  * an adapter depends on another adapter other than the shared base `fsio`;
+  * an adapter depends on another adapter (support modules such as fsio and driver are what
+    adapters share), or a support module depends on an adapter;
   * a pure or use-case module includes a header or calls a function that reaches the world:
     files, environment variables, the clock, processes, the network, the GPU or drivers.
 """
@@ -18,7 +19,6 @@ import pathlib
 import re
 import sys
 
-BASE_ADAPTER = "fsio"
 # Kinds that never touch the world: they may depend on and include pure modules only.
 WORLDLESS = {"pure", "usecase"}
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
@@ -59,8 +59,8 @@ def main():
                 problems.append(f'{module} ({kind}) depends on {dep} ({dep_kind})')
             elif dep_kind == 'usecase' and kind != 'root':
                 problems.append(f'{module} ({kind}) depends on the use cases {dep}')
-            if kind == 'adapter' and dep_kind == 'adapter' and dep != BASE_ADAPTER:
-                problems.append(f'{module} (adapter) depends on another adapter, {dep}')
+            if kind in ('adapter', 'support') and dep_kind == 'adapter':
+                problems.append(f'{module} ({kind}) depends on an adapter, {dep}')
             if dep_kind == 'root':
                 problems.append(f'{module} depends on the composition root {dep}')
 

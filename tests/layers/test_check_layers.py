@@ -19,7 +19,7 @@ def check(fixture):
 
 @pytest.mark.parametrize("fixture, problems", [
     ("pure-reaches-world", [
-        "specs/version.cpp: pure module includes fsio/files.hpp of the adapter fsio",
+        "specs/version.cpp: pure module includes fsio/files.hpp of the support fsio",
         "specs/version.cpp:7: pure module calls getenv",
     ]),
     ("usecase-reaches-adapter", [

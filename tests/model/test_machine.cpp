@@ -132,8 +132,8 @@ namespace
     {
         MachineFacts facts;
         CHECK(gpu_summaries(facts).empty());
-        CudaDevice device;
-        device.ordinal = 0;
+        GpuDevice device;
+        device.index = 0;
         device.name = "NVIDIA H200";
         device.compute_capability_major = 9;
         device.compute_capability_minor = 0;

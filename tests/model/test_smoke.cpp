@@ -75,9 +75,13 @@ namespace
     TEST_CASE("GpuDevice::architecture", "[model][GpuDevice]")
     {
         GpuDevice device;
+        CHECK_FALSE(device.architecture()); // the driver did not say
+        CHECK_FALSE(device.compute_capability());
         device.compute_capability_major = 12;
+        CHECK_FALSE(device.architecture());
         device.compute_capability_minor = 0;
         CHECK(device.architecture() == "sm_120");
+        CHECK(device.compute_capability() == "12.0");
         device.compute_capability_major = 8;
         device.compute_capability_minor = 6;
         CHECK(device.architecture() == "sm_86");

@@ -103,11 +103,11 @@ namespace envcheck::tests
         facts.cuda.driver_version = model::CudaVersion{ 13, 0 };
         facts.cuda.init_result = 0;
         facts.cuda.device_count = 1;
-        model::CudaDevice device;
+        model::GpuDevice device;
         device.name = "NVIDIA H200";
         device.uuid = gpu.uuid;
         device.pci_bus_id = "0000:17:00.0";
-        device.memory_total_bytes = 150754820096ULL;
+        device.memory_bytes = 150754820096ULL;
         device.compute_capability_major = 9;
         device.compute_capability_minor = 0;
         device.multiprocessors = 132;
@@ -125,7 +125,7 @@ namespace envcheck::tests
         device.async_engine_count = 4;
         device.unified_addressing = true;
         device.memory_bus_width_bits = 6144;
-        device.clock_mhz = 1980;
+        device.sm_clock_mhz = 1980;
         device.memory_clock_mhz = 3201;
         device.compute_mode = model::ComputeMode::default_mode;
         device.ecc_enabled = true;
