@@ -21,7 +21,6 @@ namespace envcheck::cli
         {
             app::CheckRequest request;
             ReportFormatChoice format;
-            std::string output;
             bool verbose = false;
         };
 
@@ -37,11 +36,8 @@ namespace envcheck::cli
               { "json",
                 [](const Outcome& outcome) { return report::render_check_json(outcome.check); } },
             } };
-            return conclude(
-              app::run_check(options.request, ports),
-              [&](const Outcome& outcome)
-              { return render_report<Outcome>(own, options.format, outcome, ports); },
-              options.output);
+            return conclude_report<Outcome>(app::run_check(options.request, ports), own,
+                                            options.format, ports);
         }
     }
 
@@ -79,8 +75,6 @@ namespace envcheck::cli
         app.add_option("-j,--jobs", request.jobs,
                        "Threads for reading and hashing (default: one per core)");
         add_report_format_options(app, options->format, { "text", "json" });
-        app.add_option("-o,--output", options->output,
-                       "Write the report to this file (atomically) instead of stdout");
         app.add_flag("-v,--verbose", options->verbose, "List the packages that match too");
         return [options](app::Ports& ports) { return run_check(*options, ports); };
     }

@@ -27,7 +27,7 @@ namespace envcheck::cli
               app::run_diff(options.request, ports),
               [&](const app::DiffOutcome& outcome)
               { return report::render_diff(outcome.report, options.format); },
-              options.output);
+              options.output, ports.files);
         }
     }
 

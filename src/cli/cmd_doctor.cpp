@@ -25,7 +25,6 @@ namespace envcheck::cli
         {
             app::DoctorRequest request;
             ReportFormatChoice format;
-            std::string output;
             bool list = false;
         };
 
@@ -57,11 +56,8 @@ namespace envcheck::cli
               { "json",
                 [](const Outcome& outcome) { return report::render_doctor_json(outcome.view); } },
             } };
-            return conclude(
-              app::run_doctor(options.request, ports),
-              [&](const Outcome& outcome)
-              { return render_report<Outcome>(own, options.format, outcome, ports); },
-              options.output);
+            return conclude_report<Outcome>(app::run_doctor(options.request, ports), own,
+                                            options.format, ports);
         }
     }
 
@@ -93,8 +89,6 @@ namespace envcheck::cli
         app.add_option("--platform", request.platform,
                        "The platform to read from a multi-platform lock (default linux-64)");
         add_report_format_options(app, options->format, { "text", "json" });
-        app.add_option("-o,--output", options->output,
-                       "Write the report to this file (atomically) instead of stdout");
         app
           .add_option("--timeout", request.timeout_seconds,
                       "Seconds NVML and cuInit may take before they count as hung (default 20)")

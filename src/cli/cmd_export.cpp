@@ -3,7 +3,6 @@
 // package could not be expressed (a `# no URL for:` line marks it, as conda writes it); 2 on bad
 // usage or unreadable input (an unreadable conda-meta record included).
 #include <iostream>
-#include <map>
 #include <memory>
 
 #include <CLI/CLI.hpp>
@@ -17,39 +16,15 @@ namespace envcheck::cli
 {
     namespace
     {
-        // Local mirrors of the formats enums: CLI11 2.1 cannot bind an enum whose namespace has a
-        // to_string() overload returning string_view.
-        enum class Format
-        {
-            explicit_,
-            environment,
-            requirements,
-        };
-
-        enum class Hash
-        {
-            sha256,
-            md5,
-        };
-
         struct ExportOptions
         {
             app::ExportRequest request;
-            Format format = Format::explicit_;
-            Hash hash = Hash::sha256;
             std::string output;
         };
 
         auto run_export(const ExportOptions& options, app::Ports& ports) -> int
         {
-            auto request = options.request;
-            request.format =
-              options.format == Format::environment    ? formats::ExportFormat::environment
-              : options.format == Format::requirements ? formats::ExportFormat::requirements
-                                                       : formats::ExportFormat::explicit_;
-            request.hash =
-              options.hash == Hash::md5 ? formats::ExportHash::md5 : formats::ExportHash::sha256;
-            const auto outcome = app::run_export(request, ports);
+            const auto outcome = app::run_export(options.request, ports);
             if (!outcome)
             {
                 return report_error(outcome.error());
@@ -60,7 +35,7 @@ namespace envcheck::cli
                   *outcome->unreadable, "not exported: records of the environment cannot be read",
                   "reinstall the packages named above, then export again");
             }
-            if (const int status = emit(outcome->exported.text, options.output);
+            if (const int status = emit(outcome->exported.text, options.output, ports.files);
                 status != code(Exit::ok))
             {
                 return status;
@@ -86,23 +61,28 @@ namespace envcheck::cli
                        "The pixi.lock environment (default: default)");
         app.add_option("--platform", request.platform,
                        "The platform of a multi-platform lock (default: this machine's)");
-        const std::map<std::string, Format> formats{ { "explicit", Format::explicit_ },
-                                                     { "environment", Format::environment },
-                                                     { "requirements", Format::requirements } };
+        // The names bind through strings: CLI11 2.1 cannot bind an enum whose namespace has a
+        // to_string() overload returning string_view.
         app
-          .add_option(
-            "--format", options->format,
+          .add_option_function<std::string>(
+            "--format",
+            [&request](const std::string& name)
+            { request.format = *formats::parse_export_format(name); },
             "explicit (@EXPLICIT for conda create --file), environment (pinned environment.yml) or "
             "requirements (the pip packages)")
-          ->transform(CLI::CheckedTransformer(formats, CLI::ignore_case))
+          ->transform(
+            CLI::IsMember({ "explicit", "environment", "requirements" }, CLI::ignore_case))
           ->option_text("explicit|environment|requirements");
-        const std::map<std::string, Hash> hashes{ { "sha256", Hash::sha256 },
-                                                  { "md5", Hash::md5 } };
         app
-          .add_option("--hash", options->hash,
-                      "The hash after each URL of an explicit file: sha256 (default) or md5 (for "
-                      "conda older than 23)")
-          ->transform(CLI::CheckedTransformer(hashes, CLI::ignore_case))
+          .add_option_function<std::string>(
+            "--hash",
+            [&request](const std::string& name) {
+                request.hash =
+                  name == "md5" ? formats::ExportHash::md5 : formats::ExportHash::sha256;
+            },
+            "The hash after each URL of an explicit file: sha256 (default) or md5 (for "
+            "conda older than 23)")
+          ->transform(CLI::IsMember({ "sha256", "md5" }, CLI::ignore_case))
           ->option_text("sha256|md5");
         app.add_option(
           "--env-name", request.name,

@@ -22,7 +22,6 @@ namespace envcheck::cli
             app::LintRequest request;
             ReportFormatChoice format;
             bool list_rules = false;
-            std::string output;
         };
 
         void add_channel_check_options(CLI::App& app, app::ChannelCheckRequest& channels)
@@ -44,7 +43,7 @@ namespace envcheck::cli
                          "With --check-channels: answer from the cache alone, without the network");
         }
 
-        auto list_rules(const LintOptions& options) -> int
+        auto list_rules(const LintOptions& options, app::Files& files) -> int
         {
             const auto format = report::parse_lint_format(options.format.name);
             if (!format)
@@ -54,7 +53,7 @@ namespace envcheck::cli
                                    "--list-rules prints text or json, not " + options.format.name));
             }
             return emit(report::render_rule_list(app::lint_rule_catalog(), *format),
-                        options.output);
+                        options.format.output, files);
         }
 
         auto render(const LintOptions& options, const app::LintOutcome& outcome, app::Ports& ports)
@@ -77,12 +76,12 @@ namespace envcheck::cli
         {
             if (options.list_rules)
             {
-                return list_rules(options);
+                return list_rules(options, ports.files);
             }
             return conclude(
               app::run_lint(options.request, ports),
               [&](const app::LintOutcome& outcome) { return render(options, outcome, ports); },
-              options.output);
+              options.format.output, ports.files);
         }
     }
 
@@ -93,7 +92,8 @@ namespace envcheck::cli
         add_input_options(app, transfer);
         app.add_option("files", request.files,
                        "Environment files to lint ('-' reads standard input)");
-        add_report_format_options(app, options->format, { "text", "json", "sarif", "github" });
+        add_report_format_options(app, options->format, { "text", "json", "sarif", "github" },
+                                  "Write the report to this file instead of standard output");
         app.add_flag("--strict", request.strict, "Make repro.unpinned an error");
         auto* driver = app.add_option(
           "--target-driver", request.target_driver,
@@ -105,8 +105,6 @@ namespace envcheck::cli
         add_channel_check_options(app, request.channels);
         app.add_flag("--list-rules", options->list_rules,
                      "Print every rule id, its severity and its fix");
-        app.add_option("-o,--output", options->output,
-                       "Write the report to this file instead of standard output");
         return [options](app::Ports& ports) { return run_lint(*options, ports); };
     }
 }

@@ -88,22 +88,17 @@ namespace envcheck::cli
             return code(exit_for(outcome.verdict()));
         }
 
-        struct LockOptions
+        auto lock_and_report(const app::LockRequest& request, app::Ports& ports) -> int
         {
-            app::LockRequest request;
-        };
-
-        auto run_lock(const LockOptions& options, app::Ports& ports) -> int
-        {
-            const auto outcome = app::run_lock(options.request, ports);
+            const auto outcome = app::run_lock(request, ports);
             return outcome ? report_lock(*outcome) : report_error(outcome.error());
         }
     }
 
     auto setup_lock(CLI::App& app, TransferOptions& transfer) -> Run
     {
-        auto options = std::make_shared<LockOptions>();
-        auto& request = options->request;
+        auto options = std::make_shared<app::LockRequest>();
+        auto& request = *options;
         add_input_options(app, transfer);
         add_prefix_options(app, request.selection);
         app.add_option("--env", request.env,
@@ -116,6 +111,6 @@ namespace envcheck::cli
         app.add_flag("--force", request.force, "Replace an existing lock that differs");
         app.add_flag("--no-gpu", request.no_gpu,
                      "Do not probe the driver and GPUs, and record no performance baselines");
-        return [options](app::Ports& ports) { return run_lock(*options, ports); };
+        return [options](app::Ports& ports) { return lock_and_report(*options, ports); };
     }
 }

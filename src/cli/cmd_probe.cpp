@@ -1,7 +1,6 @@
 // envcheck probe (app/probe.hpp): facts about this machine (or a root directory), as text or
 // JSON (schemas/probe.schema.json). Exit 0 when the report was written (whatever it says); 2 on
 // bad usage (--root is not a directory) or when the report could not be written.
-#include <map>
 #include <memory>
 #include <string>
 
@@ -18,16 +17,10 @@ namespace envcheck::cli
 {
     namespace
     {
-        enum class ProbeFormat
-        {
-            text,
-            json,
-        };
-
         struct ProbeOptions
         {
             app::ProbeRequest request;
-            ProbeFormat format = ProbeFormat::text;
+            std::string format = "text";
             std::string output;
         };
 
@@ -37,11 +30,10 @@ namespace envcheck::cli
               app::run_probe(options.request, ports),
               [&](const app::ProbeOutcome& outcome)
               {
-                  return options.format == ProbeFormat::json
-                           ? report::render_probe_json(outcome.facts)
-                           : report::render_probe_text(outcome.facts);
+                  return options.format == "json" ? report::render_probe_json(outcome.facts)
+                                                  : report::render_probe_text(outcome.facts);
               },
-              options.output);
+              options.output, ports.files);
         }
     }
 
@@ -54,10 +46,8 @@ namespace envcheck::cli
     {
         auto options = std::make_shared<ProbeOptions>();
         add_root_option(app, options->request.root);
-        const std::map<std::string, ProbeFormat> formats{ { "text", ProbeFormat::text },
-                                                          { "json", ProbeFormat::json } };
         app.add_option("--format", options->format, "Report format: text or json")
-          ->transform(CLI::CheckedTransformer(formats, CLI::ignore_case))
+          ->transform(CLI::IsMember({ "text", "json" }, CLI::ignore_case))
           ->option_text("text|json");
         app.add_option("-o,--output", options->output,
                        "Write the report to this file (atomically) instead of stdout");

@@ -28,7 +28,6 @@ namespace envcheck::cli
         {
             app::SlurmHealthRequest request;
             ReportFormatChoice format;
-            std::string output;
         };
 
         auto run_slurm_health(const SlurmHealthOptions& options, app::Ports& ports) -> int
@@ -45,8 +44,9 @@ namespace envcheck::cli
             {
                 return report_error(outcome.error());
             }
-            if (const int status = emit(
-                  render_report<Outcome>(own, options.format, *outcome, ports), options.output);
+            if (const int status =
+                  emit(render_report<Outcome>(own, options.format, *outcome, ports),
+                       options.format.output, ports.files);
                 status != code(Exit::ok))
             {
                 return status;
@@ -55,7 +55,8 @@ namespace envcheck::cli
             // the report went to a file, else on stderr beside it.
             if (options.format.name != "text")
             {
-                (options.output.empty() || options.output == "-" ? std::cerr : std::cout)
+                (options.format.output.empty() || options.format.output == "-" ? std::cerr
+                                                                               : std::cout)
                   << report::render_slurm_health_text(outcome->view);
             }
             return code(exit_for(outcome->verdict()));
@@ -96,10 +97,9 @@ namespace envcheck::cli
                       "Seconds the whole run may take, driver probe and scontrol included "
                       "(default 40; slurmd kills a health check after 60)")
           ->check(CLI::Range(5.0, 3600.0));
-        add_report_format_options(app, options->format, { "text", "json" });
-        app.add_option("-o,--output", options->output,
-                       "Write the report to this file (atomically); the action lines still go "
-                       "to stdout");
+        add_report_format_options(app, options->format, { "text", "json" },
+                                  "Write the report to this file (atomically); the action lines "
+                                  "still go to stdout");
         return [options](app::Ports& ports) { return run_slurm_health(*options, ports); };
     }
 }

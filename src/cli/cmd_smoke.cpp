@@ -28,7 +28,6 @@ namespace envcheck::cli
             app::SmokeRequest request;
             bool quick = false; // the default; the flag documents the choice
             ReportFormatChoice format;
-            std::string output;
             bool list = false;
         };
 
@@ -72,11 +71,8 @@ namespace envcheck::cli
               { "json",
                 [](const Outcome& outcome) { return report::render_smoke_json(outcome.report); } },
             } };
-            return conclude(
-              app::run_smoke(options.request, ports),
-              [&](const Outcome& outcome)
-              { return render_report<Outcome>(own, options.format, outcome, ports); },
-              options.output);
+            return conclude_report<Outcome>(app::run_smoke(options.request, ports), own,
+                                            options.format, ports);
         }
     }
 
@@ -98,8 +94,6 @@ namespace envcheck::cli
           app.add_flag("--full", request.full, "Size sweeps and more repeats, under 10 s");
         full->excludes(quick);
         add_report_format_options(app, options->format, { "text", "json" });
-        app.add_option("-o,--output", options->output,
-                       "Write the report to this file (atomically) instead of stdout");
         app
           .add_option("--timeout", request.timeout_seconds,
                       "Seconds a step (loading the driver, cuInit, opening a device, each probe) "

@@ -49,7 +49,8 @@ namespace envcheck::cli
     }
 
     void add_report_format_options(CLI::App& app, ReportFormatChoice& choice,
-                                   const std::vector<std::string>& own_formats)
+                                   const std::vector<std::string>& own_formats,
+                                   std::string_view output_description)
     {
         std::vector<std::string> names = own_formats;
         for (const auto& format : fleet_formats)
@@ -67,6 +68,7 @@ namespace envcheck::cli
               "Feature Discovery), markdown, github")
           ->check(CLI::IsMember(names))
           ->option_text(util::join(names, "|"));
+        app.add_option("-o,--output", choice.output, std::string(output_description));
         app
           .add_option(
             "--expiry", choice.expiry_seconds,

@@ -16,6 +16,7 @@
 
 #include "app/outcome.hpp"
 #include "app/ports.hpp"
+#include "cli/output.hpp"
 
 namespace CLI
 {
@@ -28,11 +29,17 @@ namespace envcheck::cli
     {
         std::string name = "text";
         std::int64_t expiry_seconds = 3600; // nfd: how long nfd-worker keeps the features
+        std::string output;                 // -o: written atomically; empty or "-": stdout
     };
 
-    // Adds --format (the command's own formats, then the fleet formats) and --expiry.
+    inline constexpr std::string_view output_help =
+      "Write the report to this file (atomically) instead of stdout";
+
+    // Adds --format (the command's own formats, then the fleet formats), -o/--output and
+    // --expiry.
     void add_report_format_options(CLI::App& app, ReportFormatChoice& choice,
-                                   const std::vector<std::string>& own_formats);
+                                   const std::vector<std::string>& own_formats,
+                                   std::string_view output_description = output_help);
 
     // The report in a fleet format; `format` must be one of them.
     [[nodiscard]] auto render_fleet_report(std::string_view format, const app::FleetView& fleet,
@@ -64,6 +71,18 @@ namespace envcheck::cli
             }
         }
         return render_fleet_report(choice.name, outcome.fleet, choice.expiry_seconds, ports);
+    }
+
+    // A use case's result in the chosen format, to choice.output, and its exit code (output.hpp).
+    template<class Outcome>
+    [[nodiscard]] auto conclude_report(const util::Result<Outcome>& result,
+                                       std::span<const OwnFormat<Outcome>> own,
+                                       const ReportFormatChoice& choice, app::Ports& ports) -> int
+    {
+        return conclude(
+          result,
+          [&](const Outcome& outcome) { return render_report(own, choice, outcome, ports); },
+          choice.output, ports.files);
     }
 }
 
