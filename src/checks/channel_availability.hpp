@@ -2,11 +2,11 @@
 // satisfies for the target platform ("pytorch-cuda=11.9 is not published on nvidia/linux-64"),
 // so that a mistyped or withdrawn pin fails CI before anything is installed.
 //
-// Pure: the cli resolves the channels (formats/channel_config.hpp), fetches each channel's
-// <platform> and noarch repodata (net::Cache), indexes the names returned by
-// package_names_to_index (formats::RepodataIndex) and passes the indexes in. Each spec comes
-// with its matcher (specs::MatchSpec::matches over the record), so this module decides only
-// where a spec may come from and what to report.
+// Pure: the lint use case (app/channels.cpp) resolves the channels (formats/channel_config.hpp),
+// fetches each channel's <platform> and noarch repodata (through the cache), indexes the names
+// returned by package_names_to_index (formats::RepodataIndex) and passes the indexes in. Each
+// spec comes with its matcher (specs::MatchSpec::matches over the record), so this module
+// decides only where a spec may come from and what to report.
 #ifndef ENVCHECK_CHECKS_CHANNEL_AVAILABILITY_HPP
 #define ENVCHECK_CHECKS_CHANNEL_AVAILABILITY_HPP
 
@@ -39,7 +39,7 @@ namespace envcheck::checks
         formats::TextPosition position;
     };
 
-    // One channel subdir's repodata as the cli obtained it.
+    // One channel subdir's repodata as the use case obtained it.
     struct ChannelSubdir
     {
         formats::Channel channel;

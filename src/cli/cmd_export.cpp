@@ -1,170 +1,94 @@
-// envcheck export: a lock or an installed environment as an @EXPLICIT file, a fully pinned
-// environment.yml or a requirements.txt (formats/export.hpp).
-//
-// Exit codes: 0 written; 1 written, but some package could not be expressed (a conda package
-// with no URL in an explicit file: a `# no URL for:` line marks it, as conda writes it); 2 bad
-// usage or unreadable input (including an unreadable conda-meta record).
-#include <filesystem>
+// envcheck export (app/export.hpp): a lock or an installed environment as an @EXPLICIT file, a
+// fully pinned environment.yml or a requirements.txt. Exit 0 when written; 1 when written but a
+// package could not be expressed (a `# no URL for:` line marks it, as conda writes it); 2 on bad
+// usage or unreadable input (an unreadable conda-meta record included).
 #include <iostream>
-#include <map>
 #include <memory>
-#include <string>
 
 #include <CLI/CLI.hpp>
 
-#include "cli/cmd_check.hpp"
+#include "app/export.hpp"
 #include "cli/commands.hpp"
-#include "cli/exit_codes.hpp"
-#include "cli/inputs.hpp"
+#include "cli/options.hpp"
 #include "cli/output.hpp"
-#include "formats/export.hpp"
-#include "formats/lock.hpp"
-#include "fsio/files.hpp"
-#include "prefix/reader.hpp"
 
 namespace envcheck::cli
 {
     namespace
     {
-        // Local mirrors of the formats enums: CLI11 2.1 cannot bind an enum whose namespace has a
-        // to_string() overload returning string_view.
-        enum class Format
-        {
-            explicit_,
-            environment,
-            requirements,
-        };
-
-        enum class Hash
-        {
-            sha256,
-            md5,
-        };
-
         struct ExportOptions
         {
-            PrefixSelection selection;
-            std::string lock;
-            std::string environment = "default";
-            std::string platform;
-            Format format = Format::explicit_;
-            Hash hash = Hash::sha256;
-            std::string name;
+            app::ExportRequest request;
             std::string output;
         };
 
-        auto run_export(const ExportOptions& options) -> int
+        auto run_export(const ExportOptions& options, app::Ports& ports) -> int
         {
-            formats::ExportOptions export_options;
-            export_options.envcheck_version = ENVCHECK_VERSION;
-            export_options.hash =
-              options.hash == Hash::md5 ? formats::ExportHash::md5 : formats::ExportHash::sha256;
-            export_options.name = options.name;
-            std::vector<model::Package> packages;
-            if (!options.lock.empty())
+            const auto outcome = app::run_export(options.request, ports);
+            if (!outcome)
             {
-                const auto text = read_input(options.lock);
-                if (!text)
-                {
-                    return report_error(text.error());
-                }
-                const std::string platform =
-                  options.platform.empty() ? prefix::current_platform() : options.platform;
-                auto lock =
-                  formats::parse_any_lock(*text, options.lock, { platform, options.environment });
-                if (!lock)
-                {
-                    return report_error(lock.error());
-                }
-                packages = std::move(lock->packages);
-                export_options.platform = lock->machine.platform.value_or(platform);
-                export_options.source = options.lock;
+                return report_error(outcome.error());
             }
-            else
+            if (outcome->unreadable)
             {
-                const auto located =
-                  locate_environment(options.selection, system::read_environment());
-                if (!located)
-                {
-                    return report_error(located.error());
-                }
-                auto installed = prefix::read_prefix(located->path);
-                if (!installed)
-                {
-                    return report_error(installed.error());
-                }
-                if (!installed->problems.empty())
-                {
-                    for (const auto& problem : installed->problems)
-                    {
-                        std::cerr << "envcheck: error: " << problem.to_string() << '\n';
-                    }
-                    return report_error(
-                      util::make_error(util::ErrorKind::parse,
-                                       "not exported: records of the environment cannot be read",
-                                       util::SourceLocation{ located->path, 0, 0 },
-                                       "reinstall the packages named above, then export again"));
-                }
-                packages = std::move(installed->packages);
-                export_options.platform = prefix::current_platform();
-                export_options.source = located->path;
-                if (export_options.name.empty())
-                {
-                    export_options.name = std::filesystem::path(located->path).filename().string();
-                }
+                return report_unreadable_records(
+                  *outcome->unreadable, "not exported: records of the environment cannot be read",
+                  "reinstall the packages named above, then export again");
             }
-            const auto format =
-              options.format == Format::environment    ? formats::ExportFormat::environment
-              : options.format == Format::requirements ? formats::ExportFormat::requirements
-                                                       : formats::ExportFormat::explicit_;
-            const auto exported = formats::render_export(packages, format, export_options);
-            if (const int status = emit(exported.text, options.output); status != code(Exit::ok))
+            if (const int status = emit(outcome->exported.text, options.output, ports.files);
+                status != code(Exit::ok))
             {
                 return status;
             }
-            for (const auto& left_out : exported.left_out)
+            for (const auto& left_out : outcome->exported.left_out)
             {
                 std::cerr << "envcheck: warning: left out " << left_out << '\n';
             }
-            return exported.left_out.empty() ? code(Exit::ok) : code(Exit::findings);
+            return code(exit_for(outcome->verdict()));
         }
     }
 
-    auto setup_export(CLI::App& app) -> Run
+    auto setup_export(CLI::App& app, TransferOptions& transfer) -> Run
     {
         auto options = std::make_shared<ExportOptions>();
-        add_input_options(app);
-        add_prefix_options(app, options->selection);
-        app.add_option("--lock", options->lock,
+        auto& request = options->request;
+        add_input_options(app, transfer);
+        add_prefix_options(app, request.selection);
+        app.add_option("--lock", request.lock,
                        "Export a lock (envcheck's, conda-lock.yml, pixi.lock, @EXPLICIT) instead "
                        "of an environment");
-        app.add_option("--environment", options->environment,
+        app.add_option("--environment", request.environment,
                        "The pixi.lock environment (default: default)");
-        app.add_option("--platform", options->platform,
+        app.add_option("--platform", request.platform,
                        "The platform of a multi-platform lock (default: this machine's)");
-        const std::map<std::string, Format> formats{ { "explicit", Format::explicit_ },
-                                                     { "environment", Format::environment },
-                                                     { "requirements", Format::requirements } };
+        // The names bind through strings: CLI11 2.1 cannot bind an enum whose namespace has a
+        // to_string() overload returning string_view.
         app
-          .add_option(
-            "--format", options->format,
+          .add_option_function<std::string>(
+            "--format",
+            [&request](const std::string& name)
+            { request.format = *formats::parse_export_format(name); },
             "explicit (@EXPLICIT for conda create --file), environment (pinned environment.yml) or "
             "requirements (the pip packages)")
-          ->transform(CLI::CheckedTransformer(formats, CLI::ignore_case))
+          ->transform(
+            CLI::IsMember({ "explicit", "environment", "requirements" }, CLI::ignore_case))
           ->option_text("explicit|environment|requirements");
-        const std::map<std::string, Hash> hashes{ { "sha256", Hash::sha256 },
-                                                  { "md5", Hash::md5 } };
         app
-          .add_option("--hash", options->hash,
-                      "The hash after each URL of an explicit file: sha256 (default) or md5 (for "
-                      "conda older than 23)")
-          ->transform(CLI::CheckedTransformer(hashes, CLI::ignore_case))
+          .add_option_function<std::string>(
+            "--hash",
+            [&request](const std::string& name) {
+                request.hash =
+                  name == "md5" ? formats::ExportHash::md5 : formats::ExportHash::sha256;
+            },
+            "The hash after each URL of an explicit file: sha256 (default) or md5 (for "
+            "conda older than 23)")
+          ->transform(CLI::IsMember({ "sha256", "md5" }, CLI::ignore_case))
           ->option_text("sha256|md5");
         app.add_option(
-          "--env-name", options->name,
+          "--env-name", request.name,
           "The name: of an exported environment.yml (default: the prefix's directory name)");
         app.add_option("-o,--output", options->output,
                        "Write to this file (atomically) instead of stdout");
-        return [options] { return run_export(*options); };
+        return [options](app::Ports& ports) { return run_export(*options, ports); };
     }
 }

@@ -3,7 +3,7 @@
 
 #include <array>
 
-#include "cli/command.hpp"
+#include "app/environment_file.hpp"
 
 namespace envcheck::cli
 {
@@ -45,5 +45,14 @@ namespace envcheck::cli
     auto commands() -> std::span<const Command>
     {
         return table;
+    }
+
+    auto run_default(app::Ports& ports) -> int
+    {
+        if (ports.files.is_regular_file(app::default_environment_file))
+        {
+            return run_default_check(ports);
+        }
+        return run_default_probe(ports);
     }
 }

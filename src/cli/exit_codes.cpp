@@ -21,6 +21,20 @@ namespace envcheck::cli
         return Exit::internal;
     }
 
+    auto exit_for(app::Verdict verdict) -> Exit
+    {
+        switch (verdict)
+        {
+            case app::Verdict::clean:
+                return Exit::ok;
+            case app::Verdict::findings:
+                return Exit::findings;
+            case app::Verdict::usage:
+                return Exit::usage;
+        }
+        return Exit::internal;
+    }
+
     auto report_error(const util::Error& error) -> int
     {
         std::cerr << "envcheck: error: " << error.to_string() << '\n';
@@ -29,5 +43,16 @@ namespace envcheck::cli
             std::cerr << "  hint: " << error.hint << '\n';
         }
         return code(exit_for(error));
+    }
+
+    auto report_unreadable_records(const app::UnreadableRecords& unreadable,
+                                   const std::string& message, const std::string& hint) -> int
+    {
+        for (const auto& problem : unreadable.problems)
+        {
+            std::cerr << "envcheck: error: " << problem.to_string() << '\n';
+        }
+        return report_error(util::make_error(
+          util::ErrorKind::parse, message, util::SourceLocation{ unreadable.prefix, 0, 0 }, hint));
     }
 }

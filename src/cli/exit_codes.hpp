@@ -2,6 +2,7 @@
 #ifndef ENVCHECK_CLI_EXIT_CODES_HPP
 #define ENVCHECK_CLI_EXIT_CODES_HPP
 
+#include "app/outcome.hpp"
 #include "util/error.hpp"
 
 namespace envcheck::cli
@@ -20,10 +21,16 @@ namespace envcheck::cli
     }
 
     [[nodiscard]] auto exit_for(const util::Error& error) -> Exit;
+    [[nodiscard]] auto exit_for(app::Verdict verdict) -> Exit;
 
     // Prints "envcheck: error: <where>: <message>" (and the hint) on stderr; returns the exit
     // code for the error.
     auto report_error(const util::Error& error) -> int;
+
+    // Prints each record that cannot be read ("envcheck: error: ..."), then the refusal (an
+    // ErrorKind::parse error at the prefix, with `message` and `hint`); returns exit 2.
+    auto report_unreadable_records(const app::UnreadableRecords& unreadable,
+                                   const std::string& message, const std::string& hint) -> int;
 }
 
 #endif

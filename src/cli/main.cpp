@@ -6,12 +6,38 @@
 
 #include <CLI/CLI.hpp>
 
-#include "cli/command.hpp"
+#include "app/version.hpp"
+#include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
-#include "cli/version.hpp"
+#include "cli/ports.hpp"
+#include "gpu/build_info.hpp"
+#include "util/strings.hpp"
 
 namespace
 {
+    // The text of `envcheck --version`.
+    auto version_text() -> std::string
+    {
+        using namespace envcheck;
+        const auto build = gpu::build_info();
+        std::string text = "envcheck " + std::string(app::envcheck_version()) + "\n";
+        if (!build.cuda_enabled)
+        {
+            text += "CUDA runtime: none (built without CUDA; the GPU probes are not available)\n";
+            return text;
+        }
+        text +=
+          "CUDA runtime: " + (build.runtime ? build.runtime->to_string() : std::string("unknown")) +
+          " (linked statically)\n";
+        text += "GPU code: " + util::join(build.sass_architectures, " ");
+        if (!build.ptx_architectures.empty())
+        {
+            text += ", PTX " + util::join(build.ptx_architectures, " ");
+        }
+        text += "\n";
+        return text;
+    }
+
     auto run(int argc, char** argv) -> int
     {
         using namespace envcheck::cli;
@@ -28,12 +54,13 @@ namespace
                      "Print the version, the CUDA runtime and the GPU architectures built in");
         app.fallthrough(false);
 
+        TransferOptions transfer; // one command runs per process: the options are its
         std::map<const CLI::App*, Run> runners;
         for (const auto& command : commands())
         {
             CLI::App* sub =
               app.add_subcommand(std::string(command.name), std::string(command.description));
-            runners[sub] = command.setup(*sub);
+            runners[sub] = command.setup(*sub, transfer);
         }
         app.require_subcommand(0, 1);
 
@@ -52,14 +79,15 @@ namespace
             std::cout << version_text();
             return code(Exit::ok);
         }
+        RealPorts real(transfer);
         for (const auto& [sub, runner] : runners)
         {
             if (sub->parsed())
             {
-                return runner();
+                return runner(real.ports());
             }
         }
-        return run_default();
+        return run_default(real.ports());
     }
 }
 

@@ -40,7 +40,7 @@ namespace envcheck::model
         std::string command; // "lint", "check", "doctor", "smoke"
         std::vector<CheckOutcome> outcomes;
         double duration_seconds = 0.0;
-        double finished_unix_seconds = 0.0; // set by the cli from the clock
+        double finished_unix_seconds = 0.0; // set from the run's clock (app/outcome.hpp)
 
         [[nodiscard]] auto passed() const -> bool;
     };

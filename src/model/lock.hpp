@@ -73,7 +73,7 @@ namespace envcheck::model
         // "7" for pixi, "" for @EXPLICIT).
         std::string format_version;
         std::string envcheck_version; // envcheck's own lock only
-        std::string created_at;       // RFC 3339 UTC, passed in by the cli
+        std::string created_at;       // RFC 3339 UTC, from the run's clock (app/lock.cpp)
         std::optional<LockedEnvironmentFile> environment_file;
         LockedMachine machine;
         // One baseline per probed GPU; nullopt when no performance was recorded (--no-gpu, or no

@@ -4,11 +4,14 @@
 Reads the module table CMake writes (layers.json: module -> kind, deps) and every source file
 under src/<module>/, and fails when:
   * a module includes a project header of a module it does not declare as a dependency;
-  * a pure module depends on, or includes, a support module, an adapter or the cli;
+  * a pure module depends on, or includes, anything but pure modules;
+  * a use-case module (src/app) depends on, or includes, anything but pure modules: it reaches
+    the world only through its ports (app/ports.hpp), which the cli implements with adapters;
+  * a module other than the cli depends on a use-case module;
   * an adapter depends on another adapter (support modules such as fsio and driver are what
     adapters share), or a support module depends on an adapter;
-  * a pure module includes a header or calls a function that reaches the world: files,
-    environment variables, the clock, processes, the network, the GPU or drivers.
+  * a pure or use-case module includes a header or calls a function that reaches the world:
+    files, environment variables, the clock, processes, the network, the GPU or drivers.
 """
 import argparse
 import json
@@ -16,6 +19,8 @@ import pathlib
 import re
 import sys
 
+# Kinds that never touch the world: they may depend on and include pure modules only.
+WORLDLESS = {"pure", "usecase"}
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
 # Headers a pure module may not include: each one exists to reach outside the process.
 WORLD_HEADERS = re.compile(
@@ -50,8 +55,10 @@ def main():
                 problems.append(f'{module}: depends on unknown module {dep}')
                 continue
             dep_kind = table[dep]['kind']
-            if kind == 'pure' and dep_kind != 'pure':
-                problems.append(f'{module} (pure) depends on {dep} ({dep_kind})')
+            if kind in WORLDLESS and dep_kind != 'pure':
+                problems.append(f'{module} ({kind}) depends on {dep} ({dep_kind})')
+            elif dep_kind == 'usecase' and kind != 'root':
+                problems.append(f'{module} ({kind}) depends on the use cases {dep}')
             if kind in ('adapter', 'support') and dep_kind == 'adapter':
                 problems.append(f'{module} ({kind}) depends on an adapter, {dep}')
             if dep_kind == 'root':
@@ -73,18 +80,19 @@ def main():
                             problems.append(f'{rel}: includes {header}; only src/gpu may include kernels')
                     elif first not in table:
                         problems.append(f'{rel}: includes {header} of unknown module {first}')
-                    elif kind == 'pure' and table[first]['kind'] != 'pure':
-                        problems.append(f'{rel}: pure module includes {header} of the '
+                    elif (kind in WORLDLESS and first != module
+                          and table[first]['kind'] != 'pure'):
+                        problems.append(f'{rel}: {kind} module includes {header} of the '
                                         f'{table[first]["kind"]} {first}')
                     elif first != module and first not in deps:
                         problems.append(f'{rel}: includes {header} but {module} does not depend on {first}')
-                if kind == 'pure' and bracket == '<' and WORLD_HEADERS.match(header):
-                    problems.append(f'{rel}: pure module includes <{header}>, which reaches the world')
-            if kind == 'pure':
+                if kind in WORLDLESS and bracket == '<' and WORLD_HEADERS.match(header):
+                    problems.append(f'{rel}: {kind} module includes <{header}>, which reaches the world')
+            if kind in WORLDLESS:
                 code = strip_comments_and_strings(raw)
                 for match in WORLD_CALLS.finditer(code):
                     line = code.count('\n', 0, match.start()) + 1
-                    problems.append(f'{rel}:{line}: pure module calls {match.group(1)}')
+                    problems.append(f'{rel}:{line}: {kind} module calls {match.group(1)}')
 
     for problem in problems:
         print(problem)

@@ -1,0 +1,405 @@
+#include "app/check.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+
+#include "app/environment_file.hpp"
+#include "app/machine_state.hpp"
+#include "checks/env_check.hpp"
+#include "checks/lock_check.hpp"
+#include "checks/perf.hpp"
+#include "formats/lock.hpp"
+
+namespace envcheck::app
+{
+    namespace
+    {
+        struct ResolvedInputs
+        {
+            std::string env;
+            std::string lock;
+        };
+
+        // With neither env nor lock: ./environment.yml and the lock beside it.
+        auto resolve_inputs(const CheckRequest& request, const Files& files,
+                            std::vector<std::string>& notes) -> util::Result<ResolvedInputs>
+        {
+            ResolvedInputs inputs{ request.env, request.lock };
+            if (!inputs.env.empty() || !inputs.lock.empty())
+            {
+                return inputs;
+            }
+            const bool has_env = files.is_regular_file(default_environment_file);
+            const std::string beside =
+              formats::default_lock_path(has_env ? default_environment_file : "");
+            const bool has_lock = files.is_regular_file(beside);
+            if (!has_env && !has_lock)
+            {
+                return util::unexpected(util::make_error(
+                  util::ErrorKind::usage,
+                  "nothing to check against: no --env or --lock, and no ./environment.yml or ./" +
+                    beside,
+                  {}, "pass --env FILE and/or --lock FILE, or run in the project directory"));
+            }
+            if (has_env)
+            {
+                inputs.env = default_environment_file;
+                notes.push_back(std::string("using ./") + default_environment_file);
+            }
+            if (has_lock)
+            {
+                inputs.lock = beside;
+                notes.push_back("using the lock beside it: ./" + beside);
+            }
+            else
+            {
+                notes.push_back("no lock beside it (./" + beside +
+                                "): package identity, machine and performance not checked; "
+                                "`envcheck lock` writes one");
+            }
+            return inputs;
+        }
+
+        auto parse_perf_tolerance(const std::vector<std::string>& texts)
+          -> util::Result<checks::PerfTolerance>
+        {
+            checks::PerfTolerance tolerance;
+            for (const auto& text : texts)
+            {
+                if (auto applied = checks::apply_perf_tolerance(tolerance, text); !applied)
+                {
+                    return util::unexpected(applied.error());
+                }
+            }
+            return tolerance;
+        }
+
+        // Every metric --perf-tolerance names must be one the lock has a baseline for.
+        auto check_tolerance_keys(const checks::PerfTolerance& tolerance,
+                                  const std::vector<model::PerfBaseline>& baselines)
+          -> util::Result<void>
+        {
+            std::set<std::string> locked;
+            for (const auto& baseline : baselines)
+            {
+                for (const auto& metric : baseline.metrics)
+                {
+                    locked.insert(metric.key());
+                }
+            }
+            for (const auto& [key, value] : tolerance.per_metric)
+            {
+                if (!locked.contains(key))
+                {
+                    std::string names;
+                    for (const auto& name : locked)
+                    {
+                        names += (names.empty() ? "" : ", ") + name;
+                    }
+                    return util::unexpected(util::make_error(
+                      util::ErrorKind::usage,
+                      "--perf-tolerance: the lock has no baseline for '" + key + "'", {},
+                      locked.empty() ? "the lock records no performance baselines"
+                                     : "the lock's metrics: " + names));
+                }
+            }
+            return {};
+        }
+
+        struct CheckInputs
+        {
+            std::optional<LoadedEnvironmentFile> environment_file;
+            std::optional<model::Lock> lock;
+        };
+
+        // Reads every input before anything is compared: unreadable input is exit 2.
+        auto load_inputs(const ResolvedInputs& inputs, const CheckRequest& request,
+                         const std::string& platform, const checks::PerfTolerance& tolerance,
+                         Files& files, model::EnvironmentCheck& check) -> util::Result<CheckInputs>
+        {
+            CheckInputs loaded;
+            if (!inputs.env.empty())
+            {
+                auto file = load_environment_file(inputs.env, files);
+                if (!file)
+                {
+                    return util::unexpected(file.error());
+                }
+                loaded.environment_file = std::move(*file);
+                check.environment_file = inputs.env;
+            }
+            if (inputs.lock.empty())
+            {
+                return loaded;
+            }
+            const auto text = files.read_input(inputs.lock);
+            if (!text)
+            {
+                return util::unexpected(text.error());
+            }
+            auto lock =
+              formats::parse_any_lock(*text, inputs.lock, { platform, request.environment });
+            if (!lock)
+            {
+                return util::unexpected(lock.error());
+            }
+            if (auto known = check_tolerance_keys(
+                  tolerance, lock->performance.value_or(std::vector<model::PerfBaseline>{}));
+                !known)
+            {
+                return util::unexpected(known.error());
+            }
+            check.lock_file = inputs.lock;
+            check.lock_format = std::string(model::to_string(lock->format));
+            check.notes.insert(check.notes.end(), lock->notes.begin(), lock->notes.end());
+            loaded.lock = std::move(*lock);
+            return loaded;
+        }
+
+        // The machine facts that explain a performance drop on one GPU (NVML's view of it).
+        auto perf_context(const std::optional<model::MachineFacts>& facts, int device_index)
+          -> model::PerfContext
+        {
+            model::PerfContext context;
+            if (!facts)
+            {
+                return context;
+            }
+            for (const auto& gpu : facts->nvml.gpus)
+            {
+                if (gpu.index != device_index)
+                {
+                    continue;
+                }
+                context.gpu_name = gpu.name;
+                context.pcie_generation_current = gpu.pcie_generation_current;
+                context.pcie_generation_max = gpu.pcie_generation_max;
+                context.pcie_width_current = gpu.pcie_width_current;
+                context.pcie_width_max = gpu.pcie_width_max;
+                context.sm_clock_mhz_current = gpu.sm_clock_mhz;
+                context.sm_clock_mhz_max = gpu.sm_clock_max_mhz;
+                if (gpu.clock_event_reasons)
+                {
+                    context.clock_event_reasons =
+                      model::clock_event_reason_names(*gpu.clock_event_reasons);
+                }
+                context.ecc_corrected_volatile = gpu.ecc_corrected_volatile;
+                context.ecc_uncorrected_volatile = gpu.ecc_uncorrected_volatile;
+                context.other_compute_processes = gpu.compute_processes;
+            }
+            return context;
+        }
+
+        auto failed_perf(std::string message, std::string fix = {}) -> model::CheckOutcome
+        {
+            model::CheckOutcome outcome;
+            outcome.id = "perf";
+            outcome.status = model::Status::fail;
+            outcome.message = std::move(message);
+            outcome.fix = std::move(fix);
+            return outcome;
+        }
+
+        // "Performs as locked": a quick smoke run against every locked baseline.
+        auto compare_performance(const std::vector<model::PerfBaseline>& baselines,
+                                 const MachineState& state, const checks::PerfTolerance& tolerance,
+                                 Ports& ports) -> std::vector<model::CheckOutcome>
+        {
+            const auto report = measure_quick_smoke(ports);
+            if (report.availability != model::GpuAvailability::available)
+            {
+                return { failed_perf(
+                  "the lock records performance baselines, but no GPU could be probed: " +
+                    report.diagnosis,
+                  "run on the locked machine, or pass --no-gpu to check the packages only") };
+            }
+            std::vector<model::CheckOutcome> outcomes;
+            for (const auto& baseline : baselines)
+            {
+                const auto device = std::find_if(
+                  report.devices.begin(), report.devices.end(),
+                  [&](const auto& smoke) { return smoke.device.index == baseline.device_index; });
+                if (device == report.devices.end())
+                {
+                    outcomes.push_back(failed_perf("GPU " + std::to_string(baseline.device_index) +
+                                                   " (" + baseline.device_name +
+                                                   ") has a baseline but is not on this machine"));
+                    continue;
+                }
+                const auto comparisons = checks::compare_performance(
+                  baseline, *device, perf_context(state.facts, baseline.device_index), tolerance);
+                auto device_outcomes =
+                  checks::to_check_outcomes(comparisons, baseline.device_index);
+                outcomes.insert(outcomes.end(), device_outcomes.begin(), device_outcomes.end());
+            }
+            return outcomes;
+        }
+
+        // The machine part of a lock: envcheck's locks record the whole machine; the other
+        // formats at most the platform.
+        auto compare_machine(const model::Lock& lock, const MachineState& state,
+                             const std::string& platform_here) -> std::vector<model::CheckOutcome>
+        {
+            if (lock.format == model::LockFormat::envcheck)
+            {
+                return checks::compare_machine(lock.machine, state.machine);
+            }
+            if (!lock.machine.platform)
+            {
+                return {};
+            }
+            model::LockedMachine platform_only;
+            platform_only.platform = lock.machine.platform;
+            model::LockedMachine here;
+            here.platform = platform_here;
+            return { checks::compare_machine(platform_only, here).front() };
+        }
+
+        // Packages, machine and performance against the lock; returns the machine facts when
+        // the driver and GPUs were probed.
+        auto check_against_lock(const model::Lock& lock, const CheckInputs& inputs,
+                                const model::InstalledEnvironment& installed,
+                                const CheckRequest& request, const checks::PerfTolerance& tolerance,
+                                Ports& ports, model::EnvironmentCheck& check)
+          -> std::optional<model::MachineFacts>
+        {
+            check.packages = checks::merge_findings(std::move(check.packages),
+                                                    checks::compare_to_lock(lock, installed));
+            const auto& file = inputs.environment_file;
+            if (file && lock.environment_file && lock.environment_file->sha256 != file->sha256)
+            {
+                check.notes.push_back(file->path +
+                                      " changed after the lock was written (sha256 differs): "
+                                      "re-lock once the environment matches it");
+            }
+            // The driver and GPUs are probed only when the lock has something to compare them
+            // with: a lock made without a GPU (or with --no-gpu) records them as unknown.
+            const bool has_baselines = lock.performance && !lock.performance->empty();
+            const bool lock_knows_gpu = lock.machine.driver_version ||
+                                        lock.machine.cuda_driver_version || lock.machine.gpus ||
+                                        has_baselines;
+            const auto state =
+              current_machine(!request.no_gpu && lock_knows_gpu, installed.python_version, ports);
+            check.machine = compare_machine(lock, state, ports.machine.platform());
+            if (has_baselines && request.no_gpu)
+            {
+                check.notes.push_back(
+                  "--no-gpu: the lock's performance baselines were not measured");
+            }
+            else if (has_baselines)
+            {
+                check.performance = compare_performance(*lock.performance, state, tolerance, ports);
+            }
+            return state.facts;
+        }
+
+        // Everything against the installed environment: the environment file's specs, the lock
+        // (packages, machine, performance) and, deep, every file. Returns the machine facts
+        // when the driver and GPUs were probed.
+        auto compare(const CheckInputs& inputs, const model::InstalledEnvironment& installed,
+                     const std::string& prefix, const std::string& platform,
+                     const CheckRequest& request, const checks::PerfTolerance& tolerance,
+                     Ports& ports, model::EnvironmentCheck& check)
+          -> util::Result<std::optional<model::MachineFacts>>
+        {
+            check.problems = installed.problems;
+            if (const auto& file = inputs.environment_file)
+            {
+                auto result =
+                  checks::check_environment_file(file->file, file->path, installed, platform);
+                if (!result)
+                {
+                    return util::unexpected(result.error());
+                }
+                check.packages = std::move(result->packages);
+                check.notes.insert(check.notes.end(), result->notes.begin(), result->notes.end());
+            }
+            std::optional<model::MachineFacts> facts;
+            if (inputs.lock)
+            {
+                facts = check_against_lock(*inputs.lock, inputs, installed, request, tolerance,
+                                           ports, check);
+            }
+            if (request.deep)
+            {
+                if (installed.kind == model::PrefixKind::venv)
+                {
+                    check.notes.push_back(
+                      "--deep: a venv has no conda records to verify files against");
+                }
+                auto verified = ports.prefixes.verify(prefix, installed.files, request.jobs);
+                check.files = std::move(verified.findings);
+                check.deep_summary = verified.summary;
+            }
+            return facts;
+        }
+
+        auto fleet_view(const model::EnvironmentCheck& check,
+                        const std::optional<model::MachineFacts>& facts, const RunClock& clock)
+          -> FleetView
+        {
+            FleetView fleet{ { model::to_check_run(check) },
+                             facts ? node_features_from(*facts) : report::NodeFeatures{} };
+            clock.stamp(fleet.runs.front());
+            fleet.features.lock_matches = check.passed();
+            return fleet;
+        }
+    }
+
+    auto CheckOutcome::verdict() const -> Verdict
+    {
+        return check.passed() ? Verdict::clean : Verdict::findings;
+    }
+
+    auto run_check(const CheckRequest& request, Ports& ports) -> util::Result<CheckOutcome>
+    {
+        const RunClock clock(ports.clock);
+        const auto tolerance = parse_perf_tolerance(request.perf_tolerances);
+        if (!tolerance)
+        {
+            return util::unexpected(tolerance.error());
+        }
+        model::EnvironmentCheck check;
+        check.deep = request.deep;
+        const auto resolved = resolve_inputs(request, ports.files, check.notes);
+        if (!resolved)
+        {
+            return util::unexpected(resolved.error());
+        }
+        const auto located = ports.prefixes.locate(request.selection);
+        if (!located)
+        {
+            return util::unexpected(located.error());
+        }
+        check.prefix = located->path;
+        if (located->how != "--prefix")
+        {
+            check.notes.push_back("environment from " + located->how);
+        }
+        const std::string platform =
+          request.platform.empty() ? ports.machine.platform() : request.platform;
+        const auto inputs =
+          load_inputs(*resolved, request, platform, *tolerance, ports.files, check);
+        if (!inputs)
+        {
+            return util::unexpected(inputs.error());
+        }
+        const auto installed =
+          ports.prefixes.read(located->path, PrefixReadOptions{ request.deep, request.jobs });
+        if (!installed)
+        {
+            return util::unexpected(installed.error());
+        }
+        auto facts =
+          compare(*inputs, *installed, located->path, platform, request, *tolerance, ports, check);
+        if (!facts)
+        {
+            return util::unexpected(facts.error());
+        }
+        auto fleet = fleet_view(check, *facts, clock);
+        return CheckOutcome{ std::move(check), std::move(fleet) };
+    }
+}

@@ -1,0 +1,49 @@
+// envcheck check: does the installed environment match its environment file and its lock?
+//
+// Inputs: `env` (every requested MatchSpec and pip requirement must be satisfied) and/or `lock`
+// (envcheck's lock, conda-lock.yml, pixi.lock or @EXPLICIT: identity per package, then the
+// machine and performance parts). With neither, ./environment.yml and the lock beside it
+// (environment.lock.json). The environment: --prefix, -n NAME, $VIRTUAL_ENV or $CONDA_PREFIX.
+//
+// Every input is read before anything is compared: an input that cannot be read or parsed is an
+// error (exit 2); drift of a package, a file (deep), a record, the machine or the performance is
+// a finding (exit 1).
+#ifndef ENVCHECK_APP_CHECK_HPP
+#define ENVCHECK_APP_CHECK_HPP
+
+#include <string>
+#include <vector>
+
+#include "app/outcome.hpp"
+#include "app/ports.hpp"
+#include "model/environment.hpp"
+#include "util/result.hpp"
+
+namespace envcheck::app
+{
+    struct CheckRequest
+    {
+        PrefixSelection selection;
+        std::string env;                     // the environment file
+        std::string lock;                    // the lock, in any format envcheck reads
+        std::string environment = "default"; // pixi.lock: the environment
+        std::string platform;                // of a multi-platform lock; empty: this machine's
+        bool deep = false;                   // also verify every installed file
+        bool no_gpu = false;                 // neither probe the driver and GPUs nor measure
+        unsigned jobs = 0;                   // threads for reading and hashing; 0: one per core
+        std::vector<std::string> perf_tolerances; // "15%", "bandwidth.h2d_pinned_gbps=5%"
+    };
+
+    struct CheckOutcome
+    {
+        model::EnvironmentCheck check;
+        FleetView fleet; // one run, "check"; the node's features when the GPU was probed
+
+        [[nodiscard]] auto verdict() const -> Verdict;
+    };
+
+    [[nodiscard]] auto run_check(const CheckRequest& request, Ports& ports)
+      -> util::Result<CheckOutcome>;
+}
+
+#endif

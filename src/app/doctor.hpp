@@ -1,0 +1,43 @@
+// envcheck doctor: walks the chain from hardware to framework and names the first broken link
+// (checks/doctor.hpp). The machine comes from the machine port; the environment from --prefix,
+// --lock, --env, $VIRTUAL_ENV or $CONDA_PREFIX; framework.runtime-check runs the environment's
+// own python once the machine's links up to the CUDA devices hold.
+#ifndef ENVCHECK_APP_DOCTOR_HPP
+#define ENVCHECK_APP_DOCTOR_HPP
+
+#include <string>
+
+#include "app/outcome.hpp"
+#include "app/ports.hpp"
+#include "checks/doctor.hpp"
+#include "report/doctor_report.hpp"
+#include "util/result.hpp"
+
+namespace envcheck::app
+{
+    struct DoctorRequest
+    {
+        std::string root = "/"; // another root: files only, nothing is loaded or run
+        std::string prefix;     // at most one of prefix, env_file and lock_file
+        std::string env_file;
+        std::string lock_file;
+        std::string platform = "linux-64"; // of a multi-platform lock
+        double timeout_seconds = 20.0;     // NVML and cuInit, each
+        double framework_timeout_seconds = 180.0;
+        bool no_framework_check = false;
+    };
+
+    struct DoctorOutcome
+    {
+        checks::DoctorReport result;
+        report::DoctorView view;
+        FleetView fleet; // one run, "doctor"
+
+        [[nodiscard]] auto verdict() const -> Verdict;
+    };
+
+    [[nodiscard]] auto run_doctor(const DoctorRequest& request, Ports& ports)
+      -> util::Result<DoctorOutcome>;
+}
+
+#endif

@@ -1,0 +1,61 @@
+#include "app/environment_file.hpp"
+
+#include <utility>
+
+#include "util/sha256.hpp"
+
+namespace envcheck::app
+{
+    auto parse_environment_text(const std::string& text, const std::string& path)
+      -> util::Result<formats::EnvironmentFile>
+    {
+        auto file = formats::parse_environment_yaml(text, path);
+        if (!file)
+        {
+            return util::unexpected(file.error());
+        }
+        for (const auto& diagnostic : file->diagnostics)
+        {
+            if (diagnostic.severity == model::Severity::error)
+            {
+                return util::unexpected(util::make_error(
+                  util::ErrorKind::parse, diagnostic.message + " [" + diagnostic.rule + "]",
+                  util::SourceLocation{ path, diagnostic.position.line,
+                                        diagnostic.position.column },
+                  diagnostic.fix));
+            }
+        }
+        return file;
+    }
+
+    auto load_environment_file(const std::string& path, Files& files)
+      -> util::Result<LoadedEnvironmentFile>
+    {
+        auto text = files.read_input(path);
+        if (!text)
+        {
+            return util::unexpected(text.error());
+        }
+        auto file = parse_environment_text(*text, path);
+        if (!file)
+        {
+            return util::unexpected(file.error());
+        }
+        return LoadedEnvironmentFile{ path, util::Sha256::hex_of(*text), std::move(*file) };
+    }
+
+    auto load_named_environment_file(const std::string& path, Files& files)
+      -> util::Result<std::optional<LoadedEnvironmentFile>>
+    {
+        if (path.empty())
+        {
+            return std::optional<LoadedEnvironmentFile>{};
+        }
+        auto loaded = load_environment_file(path, files);
+        if (!loaded)
+        {
+            return util::unexpected(loaded.error());
+        }
+        return std::optional(std::move(*loaded));
+    }
+}

@@ -1,0 +1,101 @@
+#include "app/export.hpp"
+
+#include <utility>
+#include <vector>
+
+#include "app/version.hpp"
+#include "formats/lock.hpp"
+
+namespace envcheck::app
+{
+    namespace
+    {
+        // The last component of a path, as std::filesystem::path::filename() gives it ("" after
+        // a trailing slash).
+        auto file_name(const std::string& path) -> std::string
+        {
+            const auto slash = path.rfind('/');
+            return slash == std::string::npos ? path : path.substr(slash + 1);
+        }
+
+        struct Source
+        {
+            std::vector<model::Package> packages;
+            std::string platform;
+            std::string source;
+            std::string name; // the default name of an exported environment.yml
+            std::optional<UnreadableRecords> unreadable;
+        };
+
+        auto from_lock(const ExportRequest& request, Ports& ports) -> util::Result<Source>
+        {
+            const auto text = ports.files.read_input(request.lock);
+            if (!text)
+            {
+                return util::unexpected(text.error());
+            }
+            const std::string platform =
+              request.platform.empty() ? ports.machine.platform() : request.platform;
+            auto lock =
+              formats::parse_any_lock(*text, request.lock, { platform, request.environment });
+            if (!lock)
+            {
+                return util::unexpected(lock.error());
+            }
+            return Source{ std::move(lock->packages), lock->machine.platform.value_or(platform),
+                           request.lock, "", std::nullopt };
+        }
+
+        auto from_prefix(const ExportRequest& request, Ports& ports) -> util::Result<Source>
+        {
+            const auto located = ports.prefixes.locate(request.selection);
+            if (!located)
+            {
+                return util::unexpected(located.error());
+            }
+            auto installed = ports.prefixes.read(located->path, PrefixReadOptions{});
+            if (!installed)
+            {
+                return util::unexpected(installed.error());
+            }
+            Source source{ std::move(installed->packages), ports.machine.platform(), located->path,
+                           file_name(located->path), std::nullopt };
+            if (!installed->problems.empty())
+            {
+                source.unreadable = UnreadableRecords{ located->path, installed->problems };
+            }
+            return source;
+        }
+    }
+
+    auto ExportOutcome::verdict() const -> Verdict
+    {
+        if (unreadable)
+        {
+            return Verdict::usage;
+        }
+        return exported.left_out.empty() ? Verdict::clean : Verdict::findings;
+    }
+
+    auto run_export(const ExportRequest& request, Ports& ports) -> util::Result<ExportOutcome>
+    {
+        auto source =
+          request.lock.empty() ? from_prefix(request, ports) : from_lock(request, ports);
+        if (!source)
+        {
+            return util::unexpected(source.error());
+        }
+        if (source->unreadable)
+        {
+            return ExportOutcome{ {}, std::move(source->unreadable) };
+        }
+        formats::ExportOptions options;
+        options.envcheck_version = std::string(envcheck_version());
+        options.hash = request.hash;
+        options.name = request.name.empty() ? source->name : request.name;
+        options.platform = source->platform;
+        options.source = source->source;
+        return ExportOutcome{ formats::render_export(source->packages, request.format, options),
+                              std::nullopt };
+    }
+}

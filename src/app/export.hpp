@@ -1,0 +1,42 @@
+// envcheck export: a lock or an installed environment as an @EXPLICIT file, a fully pinned
+// environment.yml or a requirements.txt (formats/export.hpp). A conda package that cannot be
+// expressed (no URL, in an explicit file) is left out and named: a finding. An environment with
+// a record that cannot be read is not exported.
+#ifndef ENVCHECK_APP_EXPORT_HPP
+#define ENVCHECK_APP_EXPORT_HPP
+
+#include <optional>
+#include <string>
+
+#include "app/lock.hpp"
+#include "app/outcome.hpp"
+#include "app/ports.hpp"
+#include "formats/export.hpp"
+#include "util/result.hpp"
+
+namespace envcheck::app
+{
+    struct ExportRequest
+    {
+        PrefixSelection selection;           // the environment, when no lock is given
+        std::string lock;                    // export this lock instead
+        std::string environment = "default"; // pixi.lock: the environment
+        std::string platform;                // of a multi-platform lock; empty: this machine's
+        formats::ExportFormat format = formats::ExportFormat::explicit_;
+        formats::ExportHash hash = formats::ExportHash::sha256;
+        std::string name; // of an exported environment.yml; empty: the prefix's directory name
+    };
+
+    struct ExportOutcome
+    {
+        formats::ExportResult exported;
+        std::optional<UnreadableRecords> unreadable; // refused: nothing exported
+
+        [[nodiscard]] auto verdict() const -> Verdict;
+    };
+
+    [[nodiscard]] auto run_export(const ExportRequest& request, Ports& ports)
+      -> util::Result<ExportOutcome>;
+}
+
+#endif

@@ -1,0 +1,133 @@
+#include "app/lint.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include "checks/cuda_driver_table.hpp"
+#include "checks/lint.hpp"
+#include "model/cuda_version.hpp"
+
+namespace envcheck::app
+{
+    namespace
+    {
+        auto to_report(const std::string& path,
+                       const std::vector<formats::EnvDiagnostic>& diagnostics) -> report::LintFile
+        {
+            report::LintFile file{ path, {} };
+            for (const auto& item : diagnostics)
+            {
+                file.diagnostics.push_back(report::LintDiagnostic{
+                  item.severity, item.rule, item.message,
+                  std::max<std::size_t>(item.position.line, 1),
+                  std::max<std::size_t>(item.position.column, 1), item.fix });
+            }
+            return file;
+        }
+
+        auto lint_options(const LintRequest& request) -> util::Result<checks::LintOptions>
+        {
+            checks::LintOptions out;
+            out.strict = request.strict;
+            if (!request.target_driver.empty())
+            {
+                out.target_driver = checks::parse_driver_version(request.target_driver);
+                if (!out.target_driver)
+                {
+                    return util::unexpected(
+                      util::make_error(util::ErrorKind::usage,
+                                       "--target-driver '" + request.target_driver +
+                                         "' is not an NVIDIA driver version such as 535.104.05"));
+                }
+            }
+            if (!request.target_cuda.empty())
+            {
+                out.target_cuda = model::parse_cuda_version(request.target_cuda);
+                if (!out.target_cuda)
+                {
+                    return util::unexpected(util::make_error(
+                      util::ErrorKind::usage, "--target-cuda '" + request.target_cuda +
+                                                "' is not a CUDA version such as 12.2"));
+                }
+            }
+            return out;
+        }
+
+        // One file's findings: the rules', then (when asked) the channels', by position.
+        auto lint_file(const std::string& path, const checks::LintOptions& options,
+                       const ChannelCheckRequest& channels, Ports& ports)
+          -> util::Result<report::LintFile>
+        {
+            auto text = ports.files.read_input(path);
+            if (!text)
+            {
+                return util::unexpected(text.error());
+            }
+            auto diagnostics = checks::lint_text(*text, options);
+            if (channels.enabled)
+            {
+                auto unpublished = check_channels(*text, path, channels, ports);
+                if (!unpublished)
+                {
+                    return util::unexpected(unpublished.error());
+                }
+                diagnostics.insert(diagnostics.end(), unpublished->begin(), unpublished->end());
+                std::stable_sort(
+                  diagnostics.begin(), diagnostics.end(),
+                  [](const formats::EnvDiagnostic& a, const formats::EnvDiagnostic& b)
+                  {
+                      return std::pair(a.position.line, a.position.column) <
+                             std::pair(b.position.line, b.position.column);
+                  });
+            }
+            return to_report(path, diagnostics);
+        }
+    }
+
+    auto lint_rule_catalog() -> std::vector<report::LintRuleInfo>
+    {
+        std::vector<report::LintRuleInfo> out;
+        for (const auto& rule : checks::rule_catalog())
+        {
+            out.push_back(report::LintRuleInfo{ std::string(rule.id), rule.severity,
+                                                std::string(rule.description),
+                                                std::string(rule.fix) });
+        }
+        return out;
+    }
+
+    auto LintOutcome::verdict() const -> Verdict
+    {
+        return report.count(model::Severity::error) == 0 ? Verdict::clean : Verdict::findings;
+    }
+
+    auto run_lint(const LintRequest& request, Ports& ports) -> util::Result<LintOutcome>
+    {
+        if (request.files.empty())
+        {
+            return util::unexpected(util::make_error(
+              util::ErrorKind::usage,
+              "lint needs at least one environment file ('-' reads standard input)"));
+        }
+        const auto options = lint_options(request);
+        if (!options)
+        {
+            return util::unexpected(options.error());
+        }
+        const RunClock clock(ports.clock);
+        LintOutcome outcome;
+        outcome.report.rules = lint_rule_catalog();
+        for (const auto& path : request.files)
+        {
+            auto file = lint_file(path, *options, request.channels, ports);
+            if (!file)
+            {
+                return util::unexpected(file.error());
+            }
+            outcome.report.files.push_back(std::move(*file));
+        }
+        outcome.fleet.runs = { report::to_check_run(outcome.report) };
+        clock.stamp(outcome.fleet.runs.front());
+        return outcome;
+    }
+}

@@ -1,0 +1,42 @@
+// The machine as the use cases need it: probed (probe, doctor, smoke, slurm-health), as a lock
+// records it (lock, check), and measured (the performance baselines of lock and check).
+#ifndef ENVCHECK_APP_MACHINE_STATE_HPP
+#define ENVCHECK_APP_MACHINE_STATE_HPP
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/ports.hpp"
+#include "model/lock.hpp"
+#include "model/machine.hpp"
+#include "util/result.hpp"
+
+namespace envcheck::app
+{
+    // Probes `root` ("/": this machine, with NVML and the CUDA driver; else files only). Fails
+    // with ErrorKind::usage when root is not a directory.
+    [[nodiscard]] auto probe_machine(const std::string& root, double driver_timeout_seconds,
+                                     Ports& ports) -> util::Result<model::MachineFacts>;
+
+    struct MachineState
+    {
+        model::LockedMachine machine;
+        std::optional<model::MachineFacts> facts; // when the driver and GPUs were probed
+    };
+
+    // The machine as a lock records it. `probe_gpu` false (--no-gpu) reads files only: the
+    // driver and the GPUs stay unknown.
+    [[nodiscard]] auto current_machine(bool probe_gpu, const std::optional<std::string>& python,
+                                       Ports& ports) -> MachineState;
+
+    // A quick smoke run on every GPU, for the baselines a lock records and check compares.
+    [[nodiscard]] auto measure_quick_smoke(Ports& ports) -> model::SmokeReport;
+
+    // One baseline per GPU from a quick smoke run; nullopt (with the reason in `why_not`) when
+    // no GPU could be probed.
+    [[nodiscard]] auto record_performance(Ports& ports, std::string& why_not)
+      -> std::optional<std::vector<model::PerfBaseline>>;
+}
+
+#endif

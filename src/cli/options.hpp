@@ -1,0 +1,32 @@
+// Options several commands declare alike: the transfer options of the commands that read
+// environment files and locks (--ca-bundle, --connect-timeout, --download-timeout,
+// --max-download; main owns one TransferOptions per run and the real ports read URLs with it),
+// which environment (--prefix, -n) and which root (--root).
+#ifndef ENVCHECK_CLI_OPTIONS_HPP
+#define ENVCHECK_CLI_OPTIONS_HPP
+
+#include <string>
+
+#include "app/ports.hpp"
+
+namespace CLI
+{
+    class App;
+}
+
+namespace envcheck::cli
+{
+    struct TransferOptions
+    {
+        double connect_timeout_seconds = 10.0;
+        double download_timeout_seconds = 300.0;
+        double max_download_mib = 1024.0;
+        std::string ca_bundle;
+    };
+
+    void add_input_options(CLI::App& app, TransferOptions& options);
+    void add_prefix_options(CLI::App& app, app::PrefixSelection& selection);
+    void add_root_option(CLI::App& app, std::string& root);
+}
+
+#endif

@@ -1,0 +1,101 @@
+#include "cli/report_formats.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include <CLI/CLI.hpp>
+
+#include "report/fleet_formats.hpp"
+#include "util/strings.hpp"
+
+namespace envcheck::cli
+{
+    namespace
+    {
+        struct FleetContext
+        {
+            std::int64_t expiry_seconds = 3600;
+            app::Ports& ports;
+        };
+
+        struct FleetFormat
+        {
+            std::string_view name;
+            std::string (*render)(const app::FleetView& fleet, const FleetContext& context);
+        };
+
+        const std::array<FleetFormat, 5> fleet_formats{ {
+          { "junit", [](const app::FleetView& fleet, const FleetContext&)
+            { return report::render_junit(fleet.runs); } },
+          { "prometheus", [](const app::FleetView& fleet, const FleetContext&)
+            { return report::render_prometheus(fleet.runs); } },
+          { "nfd",
+            [](const app::FleetView& fleet, const FleetContext& context)
+            {
+                return report::render_nfd(fleet.runs, fleet.features,
+                                          report::NfdOptions{ "envcheck.io",
+                                                              context.ports.clock.unix_seconds(),
+                                                              context.expiry_seconds });
+            } },
+          { "markdown", [](const app::FleetView& fleet, const FleetContext&)
+            { return report::render_markdown(fleet.runs); } },
+          { "github",
+            [](const app::FleetView& fleet, const FleetContext& context)
+            {
+                append_github_job_summary(fleet.runs, context.ports);
+                return report::render_github_annotations(fleet.runs);
+            } },
+        } };
+    }
+
+    void add_report_format_options(CLI::App& app, ReportFormatChoice& choice,
+                                   const std::vector<std::string>& own_formats,
+                                   std::string_view output_description)
+    {
+        std::vector<std::string> names = own_formats;
+        for (const auto& format : fleet_formats)
+        {
+            if (std::find(names.begin(), names.end(), format.name) == names.end())
+            {
+                names.emplace_back(format.name);
+            }
+        }
+        app
+          .add_option(
+            "--format", choice.name,
+            "Report format: " + util::join(own_formats, ", ") +
+              "; for fleet tooling: junit, prometheus (node_exporter textfile), nfd (Node "
+              "Feature Discovery), markdown, github")
+          ->check(CLI::IsMember(names))
+          ->option_text(util::join(names, "|"));
+        app.add_option("-o,--output", choice.output, std::string(output_description));
+        app
+          .add_option(
+            "--expiry", choice.expiry_seconds,
+            "With --format nfd: seconds after which nfd-worker drops the features (default 3600)")
+          ->check(CLI::PositiveNumber);
+    }
+
+    auto render_fleet_report(std::string_view format, const app::FleetView& fleet,
+                             std::int64_t expiry_seconds, app::Ports& ports) -> std::string
+    {
+        const auto named = [&](std::string_view name)
+        {
+            return std::find_if(fleet_formats.begin(), fleet_formats.end(),
+                                [&](const FleetFormat& row) { return row.name == name; });
+        };
+        // --format accepts only the table's names; anything else would be markdown.
+        const auto found = named(format);
+        const auto& row = found == fleet_formats.end() ? *named("markdown") : *found;
+        return row.render(fleet, FleetContext{ expiry_seconds, ports });
+    }
+
+    void append_github_job_summary(const std::vector<model::CheckRun>& runs, app::Ports& ports)
+    {
+        if (const auto summary = app::variable(ports.environment, "GITHUB_STEP_SUMMARY");
+            !summary.empty())
+        {
+            ports.files.append(summary, report::render_markdown(runs));
+        }
+    }
+}

@@ -1,0 +1,158 @@
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "app/lint.hpp"
+#include "tests/app/fakes.hpp"
+#include "tests/catch.hpp"
+
+using namespace envcheck;
+using tests::FakeWorld;
+
+namespace
+{
+    auto lint(FakeWorld& world, const app::LintRequest& request) -> app::LintOutcome
+    {
+        auto outcome = app::run_lint(request, world.ports);
+        INFO((outcome ? std::string() : outcome.error().to_string()));
+        REQUIRE(outcome.has_value());
+        return *outcome;
+    }
+
+    auto rules(const report::LintFile& file) -> std::vector<std::string>
+    {
+        std::vector<std::string> out;
+        for (const auto& diagnostic : file.diagnostics)
+        {
+            out.push_back(std::string(model::to_string(diagnostic.severity)) + " " +
+                          diagnostic.rule);
+        }
+        return out;
+    }
+
+    const std::string pinned = "name: demo\nchannels: [conda-forge, nodefaults]\ndependencies:\n"
+                               "  - python=3.11.7\n  - numpy=1.26.4\n";
+}
+
+TEST_CASE("run_lint", "[app][lint]")
+{
+    FakeWorld world;
+    world.files.files["environment.yml"] = pinned;
+    world.files.files["broken.yml"] = "dependencies:\n\t- numpy\n";
+    app::LintRequest request;
+
+    SECTION("a clean file")
+    {
+        request.files = { "environment.yml" };
+        const auto outcome = lint(world, request);
+        CHECK(outcome.verdict() == app::Verdict::clean);
+        REQUIRE(outcome.report.files.size() == 1);
+        CHECK(outcome.report.files[0].path == "environment.yml");
+        CHECK(outcome.report.rules.size() == app::lint_rule_catalog().size());
+        REQUIRE(outcome.fleet.runs.size() == 1);
+        CHECK(outcome.fleet.runs[0].command == "lint");
+        CHECK(outcome.fleet.runs[0].duration_seconds == Approx(0.5));
+    }
+
+    SECTION("an error is a finding; every file is reported")
+    {
+        request.files = { "environment.yml", "broken.yml" };
+        const auto outcome = lint(world, request);
+        CHECK(outcome.verdict() == app::Verdict::findings);
+        REQUIRE(outcome.report.files.size() == 2);
+        CHECK(rules(outcome.report.files[1]).front().starts_with("error yaml."));
+    }
+
+    SECTION("--strict makes an unpinned spec an error")
+    {
+        world.files.files["loose.yml"] = "channels: [conda-forge]\ndependencies:\n  - numpy\n";
+        request.files = { "loose.yml" };
+        CHECK(lint(world, request).verdict() == app::Verdict::clean);
+        request.strict = true;
+        CHECK(lint(world, request).verdict() == app::Verdict::findings);
+    }
+
+    SECTION("usage errors")
+    {
+        const auto none = app::run_lint(request, world.ports);
+        REQUIRE_FALSE(none.has_value());
+        CHECK(none.error().message ==
+              "lint needs at least one environment file ('-' reads standard input)");
+
+        request.files = { "environment.yml" };
+        request.target_driver = "latest";
+        const auto driver = app::run_lint(request, world.ports);
+        REQUIRE_FALSE(driver.has_value());
+        CHECK(driver.error().message ==
+              "--target-driver 'latest' is not an NVIDIA driver version such as 535.104.05");
+
+        request.target_driver.clear();
+        request.target_cuda = "twelve";
+        const auto cuda = app::run_lint(request, world.ports);
+        REQUIRE_FALSE(cuda.has_value());
+        CHECK(cuda.error().kind == util::ErrorKind::usage);
+
+        request.target_cuda.clear();
+        request.files = { "environment.yml", "nope.yml" };
+        const auto missing = app::run_lint(request, world.ports);
+        REQUIRE_FALSE(missing.has_value());
+        CHECK(missing.error().kind == util::ErrorKind::io);
+    }
+}
+
+TEST_CASE("run_lint --check-channels", "[app][lint]")
+{
+    FakeWorld world;
+    world.files.files["environment.yml"] = pinned;
+    world.environment["HOME"] = "/home/user";
+    const std::string base = "https://conda.anaconda.org/conda-forge/";
+    world.repodata.bodies[base + "linux-64/repodata.json"] =
+      R"({"info": {"subdir": "linux-64"}, "packages": {}, "packages.conda": {
+          "python-3.11.7-hab00c5b_0_cpython.conda": {"name": "python", "version": "3.11.7",
+            "build": "hab00c5b_0_cpython", "build_number": 0, "depends": []}}})";
+    world.repodata.bodies[base + "noarch/repodata.json"] =
+      R"({"info": {"subdir": "noarch"}, "packages": {}, "packages.conda": {}})";
+    app::LintRequest request;
+    request.files = { "environment.yml" };
+    request.channels.enabled = true;
+    request.channels.offline = true;
+
+    SECTION("a pin nothing publishes is an error")
+    {
+        const auto outcome = lint(world, request);
+        CHECK(outcome.verdict() == app::Verdict::findings);
+        CHECK(rules(outcome.report.files[0]) ==
+              std::vector<std::string>{ "error channel-availability" });
+        CHECK(outcome.report.files[0].diagnostics[0].line == 5); // numpy=1.26.4
+        CHECK(world.repodata.opened.size() == 1);
+        CHECK(world.repodata.opened[0].offline);
+        CHECK(world.repodata.fetched == std::vector<std::string>{ base + "linux-64/repodata.json",
+                                                                  base + "noarch/repodata.json" });
+    }
+
+    SECTION("a subdir that cannot be fetched is a warning, not a verdict")
+    {
+        world.repodata.failing.insert(base + "linux-64/repodata.json");
+        const auto outcome = lint(world, request);
+        const auto found = rules(outcome.report.files[0]);
+        CHECK(std::count(found.begin(), found.end(), "warning channel-availability") >= 1);
+        CHECK(std::count(found.begin(), found.end(), "error channel-availability") == 0);
+    }
+
+    SECTION("an unknown platform is bad usage")
+    {
+        request.channels.platform = "linux-128";
+        const auto outcome = app::run_lint(request, world.ports);
+        REQUIRE_FALSE(outcome.has_value());
+        CHECK(world.repodata.fetched.empty());
+    }
+
+    SECTION("the channel alias of ~/.condarc")
+    {
+        world.files.files["/home/user/.condarc"] = "channel_alias: https://mirror.example.org\n";
+        world.repodata.bodies.clear();
+        (void)lint(world, request);
+        REQUIRE_FALSE(world.repodata.fetched.empty());
+        CHECK(world.repodata.fetched[0].starts_with("https://mirror.example.org/conda-forge/"));
+    }
+}

@@ -1,0 +1,145 @@
+#include <string>
+#include <vector>
+
+#include "app/smoke.hpp"
+#include "tests/app/fakes.hpp"
+#include "tests/catch.hpp"
+
+using namespace envcheck;
+using tests::FakeWorld;
+
+namespace
+{
+    auto smoke(FakeWorld& world, const app::SmokeRequest& request = {}) -> app::SmokeOutcome
+    {
+        auto outcome = app::run_smoke(request, world.ports);
+        INFO((outcome ? std::string() : outcome.error().to_string()));
+        REQUIRE(outcome.has_value());
+        return *outcome;
+    }
+}
+
+TEST_CASE("run_smoke", "[app][smoke]")
+{
+    FakeWorld world;
+
+    SECTION("every probe passed")
+    {
+        const auto outcome = smoke(world);
+        CHECK(outcome.verdict() == app::Verdict::clean);
+        REQUIRE(world.smoke.runs.size() == 1);
+        const auto& run = world.smoke.runs[0];
+        CHECK(run.mode == model::SmokeMode::quick);
+        CHECK(run.device == 0);
+        CHECK(run.probes.empty());
+        CHECK(run.probe_timeout == std::chrono::milliseconds(30000));
+        CHECK(run.progress);
+        CHECK(outcome.fleet.runs.at(0).command == "smoke");
+        CHECK(outcome.fleet.features.smoke_passed == true);
+        CHECK(world.machine.probes.empty()); // the doctor is asked only when no GPU ran
+    }
+
+    SECTION("--full on every device")
+    {
+        app::SmokeRequest request;
+        request.full = true;
+        request.all_devices = true;
+        request.timeout_seconds = 5;
+        (void)smoke(world, request);
+        CHECK(world.smoke.runs[0].mode == model::SmokeMode::full);
+        CHECK_FALSE(world.smoke.runs[0].device.has_value());
+        CHECK(world.smoke.runs[0].probe_timeout == std::chrono::milliseconds(5000));
+    }
+
+    SECTION("a failed probe is a finding")
+    {
+        world.smoke.report.devices[0].probes[0].status = model::Status::fail;
+        const auto outcome = smoke(world);
+        CHECK(outcome.verdict() == app::Verdict::findings);
+        CHECK(outcome.fleet.features.smoke_passed == false);
+    }
+
+    SECTION("a device this machine does not have is bad usage")
+    {
+        world.smoke.report = {};
+        world.smoke.report.availability = model::GpuAvailability::no_such_device;
+        world.smoke.report.diagnosis = "no CUDA device 3 (this machine has 1)";
+        const auto outcome = smoke(world);
+        CHECK(outcome.verdict() == app::Verdict::usage);
+        CHECK(outcome.report.diagnosis == "no CUDA device 3 (this machine has 1)");
+    }
+}
+
+TEST_CASE("run_smoke probe selection", "[app][smoke]")
+{
+    FakeWorld world;
+    app::SmokeRequest request;
+
+    SECTION("in registry order, whatever the order asked")
+    {
+        request.probes = { "bandwidth", "hello" };
+        (void)smoke(world, request);
+        CHECK(world.smoke.runs[0].probes == std::vector<std::string>{ "hello", "bandwidth" });
+    }
+
+    SECTION("an unknown probe, with the closest one")
+    {
+        struct Case
+        {
+            std::string asked;
+            std::string hint;
+        };
+        for (const auto& item : std::vector<Case>{
+               { "matmul", "did you mean 'matmul-shared'? ('envcheck smoke --list' lists them)" },
+               { "helo", "did you mean 'hello'? ('envcheck smoke --list' lists them)" },
+               { "", "'envcheck smoke --list' lists the probes" } })
+        {
+            request.probes = { "hello", item.asked };
+            const auto outcome = app::run_smoke(request, world.ports);
+            REQUIRE_FALSE(outcome.has_value());
+            CHECK(outcome.error().kind == util::ErrorKind::usage);
+            CHECK(outcome.error().message == "unknown probe '" + item.asked + "'");
+            CHECK(outcome.error().hint == item.hint);
+        }
+        CHECK(world.smoke.runs.empty());
+    }
+
+    SECTION("built without CUDA: nothing to select from, the report says why")
+    {
+        world.smoke.registry.clear();
+        world.smoke.report = {};
+        world.smoke.report.availability = model::GpuAvailability::built_without_cuda;
+        world.smoke.report.diagnosis =
+          "this envcheck was built without CUDA, so it carries no GPU probes";
+        request.probes = { "anything" };
+        const auto outcome = smoke(world, request);
+        CHECK(outcome.verdict() == app::Verdict::findings);
+        CHECK(outcome.report.diagnosis == world.smoke.report.diagnosis);
+        CHECK(world.machine.probes.empty());
+    }
+}
+
+TEST_CASE("run_smoke without a GPU asks the doctor why", "[app][smoke]")
+{
+    FakeWorld world;
+    world.smoke.report = tests::no_gpu_report();
+
+    SECTION("the first broken link")
+    {
+        world.machine.facts = tests::machine_without_gpu();
+        const auto outcome = smoke(world);
+        CHECK(outcome.verdict() == app::Verdict::findings);
+        CHECK(outcome.report.diagnosis.starts_with("envcheck doctor: pci.nvidia-present failed: "));
+        CHECK(outcome.report.diagnosis.ends_with(
+          "; the probe saw: no NVIDIA driver (libcuda.so.1 not found)"));
+        REQUIRE(world.machine.probes.size() == 1);
+        CHECK(world.machine.probes[0].root == "/");
+    }
+
+    SECTION("a machine the doctor finds healthy")
+    {
+        CHECK(smoke(world).report.diagnosis ==
+              "no NVIDIA driver (libcuda.so.1 not found); run 'envcheck doctor' to find the first "
+              "broken link");
+    }
+}
