@@ -196,6 +196,116 @@ namespace envcheck::checks
         return names;
     }
 
+    namespace
+    {
+        // What searching a spec's channels found.
+        struct Search
+        {
+            std::vector<std::string> searched;    // channel/platform-subdir, for messages
+            std::vector<std::string> unreadable;  // channel/subdir whose repodata is missing
+            std::vector<std::string> versions;    // of the records that do not match
+            std::vector<std::string> known_names; // for "did you mean", while none is found
+            bool has_name = false;
+            bool satisfied = false;
+        };
+
+        // Searches one channel subdir's records of the spec's name (a subdir known to be absent
+        // is skipped; one without repodata is noted as unreadable).
+        void search_subdir(const AvailabilitySpec& spec, const formats::Channel& channel,
+                           const ChannelSubdir* found, const std::string& where, Search& search)
+        {
+            if (found != nullptr && found->absent)
+            {
+                return;
+            }
+            if (found == nullptr || found->index == nullptr)
+            {
+                search.unreadable.push_back(where);
+                return;
+            }
+            const auto& index = *found->index;
+            search.has_name = search.has_name || index.has_package(spec.name);
+            for (const auto& record : index.records(spec.name))
+            {
+                if (!spec.matches || spec.matches(record, channel.url))
+                {
+                    search.satisfied = true;
+                    break;
+                }
+                if (std::find(search.versions.begin(), search.versions.end(), record.version) ==
+                    search.versions.end())
+                {
+                    search.versions.push_back(record.version);
+                }
+            }
+            if (!search.has_name)
+            {
+                const auto& names = index.package_names();
+                search.known_names.insert(search.known_names.end(), names.begin(), names.end());
+            }
+        }
+
+        auto search_channels(const AvailabilitySpec& spec,
+                             const std::vector<formats::Channel>& sources,
+                             const std::vector<std::string>& subdirs,
+                             std::span<const ChannelSubdir> repodata) -> Search
+        {
+            Search search;
+            for (const auto& channel : sources)
+            {
+                // Messages name the platform subdir of each channel; noarch goes into a suffix.
+                search.searched.push_back(channel.name + "/" + subdirs.front());
+                for (const auto& subdir : subdirs)
+                {
+                    search_subdir(spec, channel, find_repodata(repodata, channel, subdir),
+                                  channel.name + "/" + subdir, search);
+                    if (search.satisfied)
+                    {
+                        return search;
+                    }
+                }
+            }
+            return search;
+        }
+
+        // The finding for a spec that no channel publishes, with the versions that are.
+        auto unpublished(const AvailabilitySpec& spec, Search& search,
+                         const std::vector<std::string>& subdirs) -> formats::EnvDiagnostic
+        {
+            std::string on = either(search.searched);
+            if (subdirs.size() > 1)
+            {
+                on += search.searched.size() == 1 ? " (nor noarch)" : " (nor their noarch)";
+            }
+            if (!search.has_name)
+            {
+                std::string fix = "check the package name and the channels";
+                if (const auto closest = util::closest_match(spec.name, search.known_names))
+                {
+                    fix = "did you mean " + *closest + "?";
+                }
+                return finding(model::Severity::error,
+                               spec.text + " is not published on " + on + ": no package is named " +
+                                 spec.name,
+                               spec, std::move(fix));
+            }
+            auto& versions = search.versions;
+            sort_versions(versions);
+            std::string fix = "published versions: ";
+            const std::size_t shown = std::min(versions.size(), max_versions_listed);
+            fix +=
+              util::join(std::vector<std::string>(
+                           versions.end() - static_cast<std::ptrdiff_t>(shown), versions.end()),
+                         ", ");
+            if (versions.size() > shown)
+            {
+                fix += " (and " + std::to_string(versions.size() - shown) + " older)";
+            }
+            return finding(model::Severity::error, spec.text + " is not published on " + on, spec,
+                           std::move(fix));
+        }
+    }
+
     auto check_channel_availability(std::span<const AvailabilitySpec> specs,
                                     std::span<const formats::Channel> channels,
                                     std::string_view platform,
@@ -219,109 +329,26 @@ namespace envcheck::checks
                           "name the channel as conda would: a name, a URL or an absolute path"));
                 continue;
             }
-            std::vector<std::string> searched;
-            std::vector<std::string> unreadable;
-            std::vector<std::string> versions;
-            std::vector<std::string> known_names;
-            bool has_name = false;
-            bool satisfied = false;
             const std::vector<std::string> subdirs = subdirs_for(spec, platform);
-            for (const auto& channel : *sources)
-            {
-                // Messages name the platform subdir of each channel; noarch goes into a suffix.
-                searched.push_back(channel.name + "/" + subdirs.front());
-                for (const auto& subdir : subdirs)
-                {
-                    const std::string where = channel.name + "/" + subdir;
-                    const ChannelSubdir* found = find_repodata(repodata, channel, subdir);
-                    if (found != nullptr && found->absent)
-                    {
-                        continue;
-                    }
-                    if (found == nullptr || found->index == nullptr)
-                    {
-                        unreadable.push_back(where);
-                        continue;
-                    }
-                    const auto& index = *found->index;
-                    has_name = has_name || index.has_package(spec.name);
-                    for (const auto& record : index.records(spec.name))
-                    {
-                        if (!spec.matches || spec.matches(record, channel.url))
-                        {
-                            satisfied = true;
-                            break;
-                        }
-                        if (std::find(versions.begin(), versions.end(), record.version) ==
-                            versions.end())
-                        {
-                            versions.push_back(record.version);
-                        }
-                    }
-                    if (!has_name)
-                    {
-                        const auto& names = index.package_names();
-                        known_names.insert(known_names.end(), names.begin(), names.end());
-                    }
-                    if (satisfied)
-                    {
-                        break;
-                    }
-                }
-                if (satisfied)
-                {
-                    break;
-                }
-            }
-            if (satisfied || (has_name && !spec.pinned))
+            Search search = search_channels(spec, *sources, subdirs, repodata);
+            if (search.satisfied || (search.has_name && !spec.pinned))
             {
                 continue;
             }
-            if (!unreadable.empty())
+            if (!search.unreadable.empty())
             {
                 findings.push_back(finding(
                   model::Severity::warning,
                   "cannot tell whether " + spec.text + " is published: the repodata of " +
-                    either(unreadable) + " could not be read",
+                    either(search.unreadable) + " could not be read",
                   spec, "fix the channel's URL or the network, or run with a filled cache"));
                 continue;
             }
-            if (searched.empty())
+            if (search.searched.empty())
             {
                 continue; // no channels at all: repro.no-channels says so
             }
-            std::string on = either(searched);
-            if (subdirs.size() > 1)
-            {
-                on += searched.size() == 1 ? " (nor noarch)" : " (nor their noarch)";
-            }
-            if (!has_name)
-            {
-                std::string fix = "check the package name and the channels";
-                if (const auto closest = util::closest_match(spec.name, known_names))
-                {
-                    fix = "did you mean " + *closest + "?";
-                }
-                findings.push_back(finding(model::Severity::error,
-                                           spec.text + " is not published on " + on +
-                                             ": no package is named " + spec.name,
-                                           spec, std::move(fix)));
-                continue;
-            }
-            sort_versions(versions);
-            std::string fix = "published versions: ";
-            const std::size_t shown = std::min(versions.size(), max_versions_listed);
-            fix +=
-              util::join(std::vector<std::string>(
-                           versions.end() - static_cast<std::ptrdiff_t>(shown), versions.end()),
-                         ", ");
-            if (versions.size() > shown)
-            {
-                fix += " (and " + std::to_string(versions.size() - shown) + " older)";
-            }
-            findings.push_back(finding(model::Severity::error,
-                                       spec.text + " is not published on " + on, spec,
-                                       std::move(fix)));
+            findings.push_back(unpublished(spec, search, subdirs));
         }
         return findings;
     }

@@ -541,10 +541,9 @@ namespace envcheck::checks
             return std::nullopt;
         }
 
-        auto cuda_claims(const std::vector<CondaSpec>& conda, const std::vector<PipSpec>& pip)
-          -> std::vector<CudaClaim>
+        // The CUDA claims of the conda specs: a CUDA package's version, a build string's CUDA.
+        void add_conda_claims(const std::vector<CondaSpec>& conda, std::vector<CudaClaim>& claims)
         {
-            std::vector<CudaClaim> claims;
             for (const auto& spec : conda)
             {
                 if (spec.error)
@@ -575,6 +574,74 @@ namespace envcheck::checks
                       cuda.starts_with(">=") ? CudaStack::toolkit : CudaStack::loose;
                 }
             }
+        }
+
+        // The CUDA claim of one pip line: an index URL's, a wheel's local version, a package
+        // that pulls CUDA wheels. `pytorch_index`: the file names the PyTorch index.
+        auto pip_claim(const PipSpec& spec, bool pytorch_index) -> std::optional<CudaClaim>
+        {
+            if (spec.kind == PipKind::option)
+            {
+                const std::string cuda =
+                  is_pytorch_index(spec.option_value) ? cuda_in_wheel_tag(spec.option_value) : "";
+                if (!cuda.empty())
+                {
+                    auto claim = make_claim(spec.entry->text, cuda + ".*", spec.entry->position,
+                                            spec.entry->selector);
+                    claim.stack = CudaStack::pip_runtime;
+                    return claim;
+                }
+                return std::nullopt;
+            }
+            if (spec.kind != PipKind::requirement)
+            {
+                return std::nullopt;
+            }
+            // A local version names the build: torch==2.3.1+cu121, jaxlib==0.4.20+cuda12...
+            if (spec.specifier.find('+') != std::string::npos)
+            {
+                const std::string cuda = cuda_in_wheel_tag(spec.specifier);
+                if (!cuda.empty())
+                {
+                    auto claim = make_claim(spec.entry->text, cuda + ".*", spec.entry->position,
+                                            spec.entry->selector);
+                    claim.stack =
+                      is_pytorch_wheel(spec.name) ? CudaStack::pip_runtime : CudaStack::pip_other;
+                    return claim;
+                }
+                return std::nullopt;
+            }
+            std::optional<CudaClaim> claim;
+            if (spec.name == "torch" && !pytorch_index)
+            {
+                claim = release_table_claim(spec, pypi_torch_cuda_table(), "torch");
+            }
+            else if (spec.name == "tensorflow" && std::find(spec.extras.begin(), spec.extras.end(),
+                                                            "and-cuda") != spec.extras.end())
+            {
+                claim = release_table_claim(spec, tensorflow_and_cuda_table(), "tensorflow");
+            }
+            else
+            {
+                claim = pip_package_claim(spec);
+                if (claim &&
+                    !(spec.name.starts_with("nvidia-cuda-runtime") || spec.name == "cuda-toolkit"))
+                {
+                    claim->stack = CudaStack::pip_other;
+                }
+            }
+            if (claim && claim->stack == CudaStack::conda_any)
+            {
+                claim->stack = CudaStack::pip_runtime;
+            }
+            return claim;
+        }
+
+        auto cuda_claims(const std::vector<CondaSpec>& conda, const std::vector<PipSpec>& pip)
+          -> std::vector<CudaClaim>
+        {
+            std::vector<CudaClaim> claims;
+            add_conda_claims(conda, claims);
             for (auto& claim : claims)
             {
                 if (claim.lowest && claim.lowest->major >= 12)
@@ -589,61 +656,7 @@ namespace envcheck::checks
                                                    });
             for (const auto& spec : pip)
             {
-                if (spec.kind == PipKind::option)
-                {
-                    const std::string cuda = is_pytorch_index(spec.option_value)
-                                               ? cuda_in_wheel_tag(spec.option_value)
-                                               : "";
-                    if (!cuda.empty())
-                    {
-                        claims.push_back(make_claim(spec.entry->text, cuda + ".*",
-                                                    spec.entry->position, spec.entry->selector));
-                        claims.back().stack = CudaStack::pip_runtime;
-                    }
-                    continue;
-                }
-                if (spec.kind != PipKind::requirement)
-                {
-                    continue;
-                }
-                // A local version names the build: torch==2.3.1+cu121, jaxlib==0.4.20+cuda12...
-                if (spec.specifier.find('+') != std::string::npos)
-                {
-                    const std::string cuda = cuda_in_wheel_tag(spec.specifier);
-                    if (!cuda.empty())
-                    {
-                        claims.push_back(make_claim(spec.entry->text, cuda + ".*",
-                                                    spec.entry->position, spec.entry->selector));
-                        claims.back().stack = is_pytorch_wheel(spec.name) ? CudaStack::pip_runtime
-                                                                          : CudaStack::pip_other;
-                    }
-                    continue;
-                }
-                std::optional<CudaClaim> claim;
-                if (spec.name == "torch" && !pytorch_index)
-                {
-                    claim = release_table_claim(spec, pypi_torch_cuda_table(), "torch");
-                }
-                else if (spec.name == "tensorflow" &&
-                         std::find(spec.extras.begin(), spec.extras.end(), "and-cuda") !=
-                           spec.extras.end())
-                {
-                    claim = release_table_claim(spec, tensorflow_and_cuda_table(), "tensorflow");
-                }
-                else
-                {
-                    claim = pip_package_claim(spec);
-                    if (claim && !(spec.name.starts_with("nvidia-cuda-runtime") ||
-                                   spec.name == "cuda-toolkit"))
-                    {
-                        claim->stack = CudaStack::pip_other;
-                    }
-                }
-                if (claim && claim->stack == CudaStack::conda_any)
-                {
-                    claim->stack = CudaStack::pip_runtime;
-                }
-                if (claim)
+                if (auto claim = pip_claim(spec, pytorch_index))
                 {
                     claims.push_back(std::move(*claim));
                 }

@@ -768,105 +768,106 @@ namespace envcheck::formats
         // ----------------------------------------------------------------------------------
         // The full path
         // ----------------------------------------------------------------------------------
-        auto record_from_json(const json& document, const CondaMetaOptions& options,
-                              CondaMetaRecord& record, std::string& problem) -> bool
+        // The fields of a record read with nlohmann::json (the records FastReader does not
+        // take); the messages are FastReader's.
+        auto string_field(const json& document, const char* key, std::string& out, bool required,
+                          std::string& problem) -> bool
         {
-            if (!document.is_object())
+            const auto found = document.find(key);
+            if (found == document.end() || found->is_null())
             {
-                problem = "a conda-meta record must be a JSON object";
+                if (required)
+                {
+                    problem = std::string("the record has no '") + key + "'";
+                }
+                return !required;
+            }
+            if (!found->is_string())
+            {
+                problem = std::string("'") + key + "' must be a string";
                 return false;
             }
-            auto& package = record.package;
-            const auto string_field = [&](const char* key, std::string& out, bool required)
+            out = found->get<std::string>();
+            return true;
+        }
+
+        auto string_list(const json& document, const char* key, std::vector<std::string>& out,
+                         std::string& problem) -> bool
+        {
+            const auto found = document.find(key);
+            if (found == document.end() || found->is_null())
             {
-                const auto found = document.find(key);
-                if (found == document.end() || found->is_null())
-                {
-                    if (required)
-                    {
-                        problem = std::string("the record has no '") + key + "'";
-                    }
-                    return !required;
-                }
-                if (!found->is_string())
-                {
-                    problem = std::string("'") + key + "' must be a string";
-                    return false;
-                }
-                out = found->get<std::string>();
                 return true;
-            };
-            const auto string_list = [&](const char* key, std::vector<std::string>& out)
+            }
+            if (!found->is_array() ||
+                !std::all_of(found->begin(), found->end(),
+                             [](const json& item) { return item.is_string(); }))
             {
-                const auto found = document.find(key);
-                if (found == document.end() || found->is_null())
-                {
-                    return true;
-                }
-                if (!found->is_array() ||
-                    !std::all_of(found->begin(), found->end(),
-                                 [](const json& item) { return item.is_string(); }))
-                {
-                    problem = std::string("'") + key + "' must be a list of strings";
-                    return false;
-                }
-                for (const auto& item : *found)
-                {
-                    out.push_back(item.get<std::string>());
-                }
-                return true;
-            };
-            if (!string_field("name", package.name, true) ||
-                !string_field("version", package.version, true) ||
-                !string_field("build", package.build, true) ||
-                !string_field("channel", package.channel, false) ||
-                !string_field("subdir", package.subdir, false) ||
-                !string_field("url", package.url, false) ||
-                !string_field("fn", package.filename, false) ||
-                !string_field("md5", package.md5, false) ||
-                !string_field("sha256", package.sha256, false))
-            {
+                problem = std::string("'") + key + "' must be a list of strings";
                 return false;
             }
-            if (const auto found = document.find("build_number");
-                found != document.end() && !found->is_null())
+            for (const auto& item : *found)
             {
-                if (!found->is_number_integer())
-                {
-                    problem = "'build_number' must be an integer or null";
-                    return false;
-                }
-                package.build_number = found->get<long long>();
+                out.push_back(item.get<std::string>());
             }
-            if (const auto found = document.find("size");
-                found != document.end() && !found->is_null())
+            return true;
+        }
+
+        // An integer or null; nullopt for null or absent, false (with the problem) otherwise.
+        auto integer_field(const json& document, const char* key, std::optional<long long>& out,
+                           std::string& problem) -> bool
+        {
+            const auto found = document.find(key);
+            if (found == document.end() || found->is_null())
             {
-                if (!found->is_number_integer())
-                {
-                    problem = "'size' must be an integer or null";
-                    return false;
-                }
-                if (found->get<long long>() >= 0)
-                {
-                    package.size = found->get<std::uint64_t>();
-                }
+                return true;
             }
+            if (!found->is_number_integer())
+            {
+                problem = std::string("'") + key + "' must be an integer or null";
+                return false;
+            }
+            out = found->get<long long>();
+            return true;
+        }
+
+        auto package_from_json(const json& document, model::Package& package, std::string& problem)
+          -> bool
+        {
+            std::optional<long long> size;
             std::string requested_spec;
             std::vector<std::string> requested_specs;
-            if (!string_field("requested_spec", requested_spec, false) ||
-                !string_list("requested_specs", requested_specs) ||
-                !string_list("depends", package.depends))
+            if (!string_field(document, "name", package.name, true, problem) ||
+                !string_field(document, "version", package.version, true, problem) ||
+                !string_field(document, "build", package.build, true, problem) ||
+                !string_field(document, "channel", package.channel, false, problem) ||
+                !string_field(document, "subdir", package.subdir, false, problem) ||
+                !string_field(document, "url", package.url, false, problem) ||
+                !string_field(document, "fn", package.filename, false, problem) ||
+                !string_field(document, "md5", package.md5, false, problem) ||
+                !string_field(document, "sha256", package.sha256, false, problem) ||
+                !integer_field(document, "build_number", package.build_number, problem) ||
+                !integer_field(document, "size", size, problem) ||
+                !string_field(document, "requested_spec", requested_spec, false, problem) ||
+                !string_list(document, "requested_specs", requested_specs, problem) ||
+                !string_list(document, "depends", package.depends, problem))
             {
                 return false;
             }
-            package.requested = !requested_spec.empty() || !requested_specs.empty();
-            if (const auto found = document.find("noarch");
-                found != document.end() && found->is_string())
+            if (size && *size >= 0)
             {
-                record.noarch = found->get<std::string>();
+                package.size = static_cast<std::uint64_t>(*size);
             }
+            package.requested = !requested_spec.empty() || !requested_specs.empty();
+            return true;
+        }
+
+        // `files` (kept, or only their Python anchors) and `paths_data`.
+        auto files_from_json(const json& document, const CondaMetaOptions& options,
+                             CondaMetaRecord& record, std::string& problem) -> bool
+        {
             std::vector<std::string> files;
-            if (!string_list("files", files))
+            if (!string_list(document, "files", files, problem))
             {
                 return false;
             }
@@ -895,6 +896,26 @@ namespace envcheck::formats
                 }
             }
             return true;
+        }
+
+        auto record_from_json(const json& document, const CondaMetaOptions& options,
+                              CondaMetaRecord& record, std::string& problem) -> bool
+        {
+            if (!document.is_object())
+            {
+                problem = "a conda-meta record must be a JSON object";
+                return false;
+            }
+            if (!package_from_json(document, record.package, problem))
+            {
+                return false;
+            }
+            if (const auto found = document.find("noarch");
+                found != document.end() && found->is_string())
+            {
+                record.noarch = found->get<std::string>();
+            }
+            return files_from_json(document, options, record, problem);
         }
     }
 

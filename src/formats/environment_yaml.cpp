@@ -182,76 +182,31 @@ namespace envcheck::formats
         // yaml-cpp 0.7 loops forever, allocating, on such a comma (found by fuzzing), so it is
         // found here first. A light scan: quotes, flow collections, comments, block scalars,
         // node properties and plain scalars (continued on more indented lines).
-        auto find_stray_comma(const std::vector<Line>& lines) -> std::optional<TextPosition>
+        // find_stray_comma's scan, one line at a time; its state carries over to the next line.
+        class StrayCommaScan
         {
-            std::size_t depth = 0;
-            char quote = '\0';
-            bool token_start = true;
-            std::optional<std::size_t> block_scalar_indent; // of the line that opened it
-            bool plain_open = false;                        // a plain scalar may continue
-            std::size_t plain_indent = 0;                   // of the line that started it
-            for (std::size_t number = 0; number < lines.size(); ++number)
+        public:
+            // The column (0-based) of a stray ',' on this line, if there is one.
+            auto line(std::string_view text) -> std::optional<std::size_t>
             {
-                const std::string_view text = lines[number].text;
                 const std::size_t first = text.find_first_not_of(" \t");
                 const std::size_t indent = first == std::string_view::npos ? text.size() : first;
-                if (block_scalar_indent)
+                if (inside_block_scalar(first, indent) ||
+                    (m_quote == '\0' && first == std::string_view::npos))
                 {
-                    if (first == std::string_view::npos || indent > *block_scalar_indent)
-                    {
-                        continue;
-                    }
-                    block_scalar_indent.reset();
+                    return std::nullopt;
                 }
-                if (quote == '\0' && first == std::string_view::npos)
-                {
-                    continue;
-                }
-                std::size_t i = 0;
-                if (quote == '\0')
-                {
-                    i = indent;
-                    const std::string_view rest = text.substr(indent);
-                    const bool marker = indent == 0 &&
-                                        (rest.starts_with("---") || rest.starts_with("...")) &&
-                                        (rest.size() == 3 || util::is_space(rest[3]));
-                    if (marker || (indent == 0 && rest.starts_with('%')))
-                    {
-                        depth = 0;
-                        token_start = true;
-                        plain_open = false;
-                        i = marker ? 3 : text.size();
-                    }
-                    else if (depth == 0)
-                    {
-                        token_start = !(plain_open && indent > plain_indent);
-                    }
-                }
-                const bool continued = plain_open && !token_start;
+                std::size_t i = m_quote == '\0' ? start_line(text, indent) : 0;
+                const bool continued = m_plain_open && !m_token_start;
                 for (; i < text.size(); ++i)
                 {
                     const char c = text[i];
-                    if (quote != '\0')
+                    if (m_quote != '\0')
                     {
-                        if (quote == '"' && c == '\\')
-                        {
-                            ++i;
-                        }
-                        else if (c == quote && quote == '\'' && i + 1 < text.size() &&
-                                 text[i + 1] == '\'')
-                        {
-                            ++i;
-                        }
-                        else if (c == quote)
-                        {
-                            quote = '\0';
-                            token_start = depth == 0;
-                        }
+                        i = in_quote(text, i);
                         continue;
                     }
                     const char next = i + 1 < text.size() ? text[i + 1] : ' ';
-                    const bool flow_indicator_next =
-                      next == ',' || next == '[' || next == ']' || next == '{' || next == '}';
                     if (c == '#' && (i == 0 || util::is_space(text[i - 1])))
                     {
                         break; // a comment
@@ -260,75 +215,180 @@ namespace envcheck::formats
                     {
                         continue;
                     }
-                    if (depth > 0)
+                    if (m_depth > 0)
                     {
-                        if ((c == '"' || c == '\'') && token_start)
-                        {
-                            quote = c;
-                        }
-                        else if (c == '[' || c == '{')
-                        {
-                            ++depth;
-                            token_start = true;
-                        }
-                        else if (c == ']' || c == '}')
-                        {
-                            --depth;
-                            token_start = depth == 0;
-                        }
-                        else
-                        {
-                            token_start =
-                              c == ',' || c == '?' ||
-                              (c == ':' && (util::is_space(next) || flow_indicator_next));
-                        }
+                        in_flow(c, next);
                         continue;
                     }
-                    if (!token_start)
+                    if (!m_token_start)
                     {
-                        token_start = c == ':' && util::is_space(next); // the end of a key
+                        m_token_start = c == ':' && util::is_space(next); // the end of a key
                         continue;
                     }
                     if (c == ',')
                     {
-                        return TextPosition{ number + 1, i + 1 };
+                        return i;
                     }
-                    if (c == '"' || c == '\'')
+                    if (!token(text, i, indent, next))
                     {
-                        quote = c;
-                    }
-                    else if (c == '[' || c == '{')
-                    {
-                        depth = 1;
-                    }
-                    else if (c == '|' || c == '>')
-                    {
-                        block_scalar_indent = indent;
                         break;
                     }
-                    else if (c == '&' || c == '!' || c == '*')
+                }
+                end_line(indent, continued);
+                return std::nullopt;
+            }
+
+        private:
+            // A line inside a block scalar (more indented than the line that opened it) is
+            // skipped; a less indented one ends it.
+            auto inside_block_scalar(std::size_t first, std::size_t indent) -> bool
+            {
+                if (!m_block_scalar_indent)
+                {
+                    return false;
+                }
+                if (first == std::string_view::npos || indent > *m_block_scalar_indent)
+                {
+                    return true;
+                }
+                m_block_scalar_indent.reset();
+                return false;
+            }
+
+            // Where the scan of a line outside quotes starts: after its indent, or after a
+            // document marker; a directive line is skipped.
+            auto start_line(std::string_view text, std::size_t indent) -> std::size_t
+            {
+                const std::string_view rest = text.substr(indent);
+                const bool marker = indent == 0 &&
+                                    (rest.starts_with("---") || rest.starts_with("...")) &&
+                                    (rest.size() == 3 || util::is_space(rest[3]));
+                if (marker || (indent == 0 && rest.starts_with('%')))
+                {
+                    m_depth = 0;
+                    m_token_start = true;
+                    m_plain_open = false;
+                    return marker ? 3 : text.size();
+                }
+                if (m_depth == 0)
+                {
+                    m_token_start = !(m_plain_open && indent > m_plain_indent);
+                }
+                return indent;
+            }
+
+            // Inside a quoted scalar: escapes and doubled single quotes stay inside; returns
+            // the index of the last character read.
+            auto in_quote(std::string_view text, std::size_t i) -> std::size_t
+            {
+                const char c = text[i];
+                if (m_quote == '"' && c == '\\')
+                {
+                    return i + 1;
+                }
+                if (c == m_quote && m_quote == '\'' && i + 1 < text.size() && text[i + 1] == '\'')
+                {
+                    return i + 1;
+                }
+                if (c == m_quote)
+                {
+                    m_quote = '\0';
+                    m_token_start = m_depth == 0;
+                }
+                return i;
+            }
+
+            // Inside a flow collection, where ',' separates entries.
+            void in_flow(char c, char next)
+            {
+                const bool flow_indicator_next =
+                  next == ',' || next == '[' || next == ']' || next == '{' || next == '}';
+                if ((c == '"' || c == '\'') && m_token_start)
+                {
+                    m_quote = c;
+                }
+                else if (c == '[' || c == '{')
+                {
+                    ++m_depth;
+                    m_token_start = true;
+                }
+                else if (c == ']' || c == '}')
+                {
+                    --m_depth;
+                    m_token_start = m_depth == 0;
+                }
+                else
+                {
+                    m_token_start = c == ',' || c == '?' ||
+                                    (c == ':' && (util::is_space(next) || flow_indicator_next));
+                }
+            }
+
+            // The first character of a block-context token (not ','). False when the rest of
+            // the line is a block scalar's header.
+            auto token(std::string_view text, std::size_t& i, std::size_t indent, char next) -> bool
+            {
+                const char c = text[i];
+                if (c == '"' || c == '\'')
+                {
+                    m_quote = c;
+                }
+                else if (c == '[' || c == '{')
+                {
+                    m_depth = 1;
+                }
+                else if (c == '|' || c == '>')
+                {
+                    m_block_scalar_indent = indent;
+                    return false;
+                }
+                else if (c == '&' || c == '!' || c == '*')
+                {
+                    // A node property stays before its node; an alias is a whole node.
+                    const std::size_t end = text.find_first_of(" \t,[]{}", i + 1);
+                    m_token_start = c != '*';
+                    i = (end == std::string_view::npos ? text.size() : end) - 1;
+                }
+                else if ((c == '-' || c == '?' || c == ':') && util::is_space(next))
+                {
+                    m_token_start = true;
+                }
+                else
+                {
+                    m_token_start = false;
+                }
+                return true;
+            }
+
+            // A plain scalar left open may continue on a more indented line.
+            void end_line(std::size_t indent, bool continued)
+            {
+                if (m_quote == '\0' && m_depth == 0 && !m_block_scalar_indent)
+                {
+                    m_plain_open = !m_token_start;
+                    if (m_plain_open && !continued)
                     {
-                        // A node property stays before its node; an alias is a whole node.
-                        const std::size_t end = text.find_first_of(" \t,[]{}", i + 1);
-                        token_start = c != '*';
-                        i = (end == std::string_view::npos ? text.size() : end) - 1;
-                    }
-                    else if ((c == '-' || c == '?' || c == ':') && util::is_space(next))
-                    {
-                        token_start = true;
-                    }
-                    else
-                    {
-                        token_start = false;
+                        m_plain_indent = indent;
                     }
                 }
-                if (quote == '\0' && depth == 0 && !block_scalar_indent)
+            }
+
+            std::size_t m_depth = 0;
+            char m_quote = '\0';
+            bool m_token_start = true;
+            std::optional<std::size_t> m_block_scalar_indent; // of the line that opened it
+            bool m_plain_open = false;                        // a plain scalar may continue
+            std::size_t m_plain_indent = 0;                   // of the line that started it
+        };
+
+        auto find_stray_comma(const std::vector<Line>& lines) -> std::optional<TextPosition>
+        {
+            StrayCommaScan scan;
+            for (std::size_t number = 0; number < lines.size(); ++number)
+            {
+                if (const auto column = scan.line(lines[number].text))
                 {
-                    plain_open = !token_start;
-                    if (plain_open && !continued)
-                    {
-                        plain_indent = indent;
-                    }
+                    return TextPosition{ number + 1, *column + 1 };
                 }
             }
             return std::nullopt;
@@ -394,48 +454,27 @@ namespace envcheck::formats
             return !text.empty() && text.find_first_not_of(allowed) == std::string_view::npos;
         }
 
-        auto plain_type(std::string_view text) -> PlainType
+        // YAML 1.1 integers after the sign: 0x.., 0b.., or decimal digits (with '_').
+        auto is_integer_body(std::string_view body) -> bool
         {
-            static constexpr std::array<std::string_view, 4> nulls{ "", "~", "null", "Null" };
-            static constexpr std::array<std::string_view, 18> booleans{
-                "yes",   "Yes",   "YES",   "no", "No", "NO", "true", "True", "TRUE",
-                "false", "False", "FALSE", "on", "On", "ON", "off",  "Off",  "OFF"
-            };
-            if (std::find(nulls.begin(), nulls.end(), text) != nulls.end() || text == "NULL")
+            if (body.starts_with("0x"))
             {
-                return PlainType::null;
+                return is_digits(body.substr(2), "0123456789abcdefABCDEF_");
             }
-            if (std::find(booleans.begin(), booleans.end(), text) != booleans.end())
+            if (body.starts_with("0b"))
             {
-                return PlainType::boolean;
+                return is_digits(body.substr(2), "01_");
             }
-            std::string_view body = text;
-            if (body.starts_with('-') || body.starts_with('+'))
-            {
-                body.remove_prefix(1);
-            }
-            if (body == ".inf" || body == ".Inf" || body == ".INF" || text == ".nan" ||
-                text == ".NaN" || text == ".NAN")
-            {
-                return PlainType::floating;
-            }
-            if (body.starts_with("0x") && is_digits(body.substr(2), "0123456789abcdefABCDEF_"))
-            {
-                return PlainType::integer;
-            }
-            if (body.starts_with("0b") && is_digits(body.substr(2), "01_"))
-            {
-                return PlainType::integer;
-            }
-            if (is_digits(body, "0123456789_") && util::is_digit(body.front()))
-            {
-                return PlainType::integer;
-            }
-            // [0-9][0-9_]*.[0-9_]*([eE][-+][0-9]+)?  or  .[0-9_]+([eE][-+][0-9]+)?
+            return is_digits(body, "0123456789_") && util::is_digit(body.front());
+        }
+
+        // [0-9][0-9_]*.[0-9_]*([eE][-+][0-9]+)?  or  .[0-9_]+([eE][-+][0-9]+)?
+        auto is_decimal_body(std::string_view body) -> bool
+        {
             const std::size_t dot = body.find('.');
             if (dot == std::string_view::npos)
             {
-                return PlainType::string;
+                return false;
             }
             std::string_view whole = body.substr(0, dot);
             std::string_view fraction = body.substr(dot + 1);
@@ -446,7 +485,7 @@ namespace envcheck::formats
                 if (power.size() < 2 || (power[0] != '-' && power[0] != '+') ||
                     !is_digits(power.substr(1), "0123456789"))
                 {
-                    return PlainType::string;
+                    return false;
                 }
                 fraction = fraction.substr(0, exponent);
             }
@@ -454,7 +493,43 @@ namespace envcheck::formats
               whole.empty() ? !fraction.empty() && util::is_digit(fraction.front())
                             : util::is_digit(whole.front()) && is_digits(whole, "0123456789_");
             const bool fraction_ok = fraction.empty() || is_digits(fraction, "0123456789_");
-            return whole_ok && fraction_ok ? PlainType::floating : PlainType::string;
+            return whole_ok && fraction_ok;
+        }
+
+        auto plain_type(std::string_view text) -> PlainType
+        {
+            static constexpr std::array<std::string_view, 5> nulls{ "", "~", "null", "Null",
+                                                                    "NULL" };
+            static constexpr std::array<std::string_view, 18> booleans{
+                "yes",   "Yes",   "YES",   "no", "No", "NO", "true", "True", "TRUE",
+                "false", "False", "FALSE", "on", "On", "ON", "off",  "Off",  "OFF"
+            };
+            static constexpr std::array<std::string_view, 3> infinities{ ".inf", ".Inf", ".INF" };
+            static constexpr std::array<std::string_view, 3> nans{ ".nan", ".NaN", ".NAN" };
+            const auto in = [](const auto& table, std::string_view value)
+            { return std::find(table.begin(), table.end(), value) != table.end(); };
+            if (in(nulls, text))
+            {
+                return PlainType::null;
+            }
+            if (in(booleans, text))
+            {
+                return PlainType::boolean;
+            }
+            std::string_view body = text;
+            if (body.starts_with('-') || body.starts_with('+'))
+            {
+                body.remove_prefix(1);
+            }
+            if (in(infinities, body) || in(nans, text))
+            {
+                return PlainType::floating;
+            }
+            if (is_integer_body(body))
+            {
+                return PlainType::integer;
+            }
+            return is_decimal_body(body) ? PlainType::floating : PlainType::string;
         }
 
         auto describe(PlainType type) -> std::string_view

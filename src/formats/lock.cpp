@@ -9,6 +9,7 @@
 #include "formats/lock_json.hpp"
 #include "formats/lock_yaml.hpp"
 #include "formats/pixi_lock.hpp"
+#include "json_fields/reader.hpp"
 #include "util/strings.hpp"
 
 namespace envcheck::formats
@@ -16,6 +17,10 @@ namespace envcheck::formats
     namespace
     {
         using json = nlohmann::ordered_json;
+        // Locks are written in a fixed key order (ordered_json) and read with the one field
+        // reader, over nlohmann::json.
+        using ReadJson = json_fields::json;
+        using json_fields::Reader;
 
         auto text_or_null(const std::string& value) -> json
         {
@@ -110,104 +115,6 @@ namespace envcheck::formats
                          { "metrics", std::move(metrics) } };
         }
 
-        // Reads fields of one JSON object, remembering the path of the first problem.
-        class Reader
-        {
-        public:
-            Reader(const json& object, std::string path)
-              : m_object(object)
-              , m_path(std::move(path))
-            {
-            }
-
-            [[nodiscard]] auto ok() const -> bool { return m_problem.empty(); }
-            [[nodiscard]] auto problem() const -> const std::string& { return m_problem; }
-
-            // A string that may be null (-> "").
-            auto text(const char* key, std::string& out, bool required = false) -> Reader&
-            {
-                const json* value = find(key, required);
-                if (value == nullptr || value->is_null())
-                {
-                    if (required && ok())
-                    {
-                        fail(key, "is required");
-                    }
-                    return *this;
-                }
-                if (!value->is_string())
-                {
-                    return fail(key, "must be a string");
-                }
-                out = value->get<std::string>();
-                return *this;
-            }
-
-            auto optional_text(const char* key, std::optional<std::string>& out) -> Reader&
-            {
-                std::string value;
-                const json* found = find(key, false);
-                text(key, value);
-                if (found != nullptr && found->is_string())
-                {
-                    out = value;
-                }
-                return *this;
-            }
-
-            template<class T>
-            auto integer(const char* key, std::optional<T>& out) -> Reader&
-            {
-                const json* value = find(key, false);
-                if (value == nullptr || value->is_null())
-                {
-                    return *this;
-                }
-                if (!value->is_number_integer() ||
-                    (std::is_unsigned_v<T> && value->get<long long>() < 0))
-                {
-                    return fail(key, "must be an integer");
-                }
-                out = value->get<T>();
-                return *this;
-            }
-
-            auto boolean(const char* key, bool& out) -> Reader&
-            {
-                const json* value = find(key, false);
-                if (value == nullptr || value->is_null())
-                {
-                    return *this;
-                }
-                if (!value->is_boolean())
-                {
-                    return fail(key, "must be true or false");
-                }
-                out = value->get<bool>();
-                return *this;
-            }
-
-            auto fail(const std::string& key, const std::string& what) -> Reader&
-            {
-                if (m_problem.empty())
-                {
-                    m_problem = m_path + (m_path.empty() ? "" : ".") + key + " " + what;
-                }
-                return *this;
-            }
-
-        private:
-            auto find(const char* key, bool) const -> const json*
-            {
-                const auto found = m_object.find(key);
-                return found == m_object.end() ? nullptr : &*found;
-            }
-
-            const json& m_object;
-            std::string m_path;
-            std::string m_problem;
-        };
-
         auto lock_error(std::string_view file_name, std::string message) -> util::Error
         {
             return util::make_error(
@@ -216,108 +123,88 @@ namespace envcheck::formats
               "the lock does not follow schemas/lock.schema.json; rewrite it with envcheck lock");
         }
 
-        auto read_package(const json& object, const std::string& path, model::Package& package)
+        auto read_package(const ReadJson& object, std::string path, model::Package& package)
           -> std::string
         {
-            if (!object.is_object())
-            {
-                return path + " must be an object";
-            }
             std::string manager;
-            Reader reader(object, path);
-            reader.text("manager", manager, true)
-              .text("name", package.name, true)
-              .text("version", package.version, true)
-              .text("build", package.build)
-              .integer("build_number", package.build_number)
-              .text("channel", package.channel)
-              .text("subdir", package.subdir)
-              .text("url", package.url)
-              .text("filename", package.filename)
-              .text("sha256", package.sha256)
-              .text("md5", package.md5)
-              .integer("size", package.size)
-              .boolean("requested", package.requested)
-              .text("installer", package.installer);
+            Reader reader(object, std::move(path));
+            reader.required("manager", manager)
+              .required("name", package.name)
+              .required("version", package.version)
+              .defaulted("build", package.build)
+              .optional("build_number", package.build_number)
+              .defaulted("channel", package.channel)
+              .defaulted("subdir", package.subdir)
+              .defaulted("url", package.url)
+              .defaulted("filename", package.filename)
+              .defaulted("sha256", package.sha256)
+              .defaulted("md5", package.md5)
+              .optional("size", package.size)
+              .defaulted("requested", package.requested)
+              .defaulted("installer", package.installer);
             if (!reader.ok())
             {
-                return reader.problem();
+                return reader.error();
             }
             const auto parsed = model::parse_manager(manager);
             if (!parsed)
             {
-                return path + ".manager must be conda or pip, not '" + manager + "'";
+                reader.fail_at("manager", "expected conda or pip, not '" + manager + "'");
+                return reader.error();
             }
             package.manager = *parsed;
-            if (const auto url = object.find("direct_url"); url != object.end() && !url->is_null())
+            if (const ReadJson* url = reader.object("direct_url"))
             {
-                if (!url->is_object())
-                {
-                    return path + ".direct_url must be an object or null";
-                }
                 model::DirectUrl direct;
-                Reader url_reader(*url, path + ".direct_url");
-                url_reader.text("url", direct.url, true)
-                  .text("vcs", direct.vcs)
-                  .text("commit_id", direct.commit_id)
-                  .text("requested_revision", direct.requested_revision)
-                  .text("archive_sha256", direct.archive_sha256)
-                  .boolean("editable", direct.editable);
+                Reader url_reader(*url, reader.path("direct_url"));
+                url_reader.required("url", direct.url)
+                  .defaulted("vcs", direct.vcs)
+                  .defaulted("commit_id", direct.commit_id)
+                  .defaulted("requested_revision", direct.requested_revision)
+                  .defaulted("archive_sha256", direct.archive_sha256)
+                  .defaulted("editable", direct.editable);
                 if (!url_reader.ok())
                 {
-                    return url_reader.problem();
+                    return url_reader.error();
                 }
                 package.direct_url = std::move(direct);
             }
-            return {};
+            return reader.error();
         }
 
-        auto read_machine(const json& object, model::LockedMachine& machine) -> std::string
+        auto read_machine(const ReadJson& object, model::LockedMachine& machine) -> std::string
         {
-            if (!object.is_object())
-            {
-                return "machine must be an object";
-            }
             Reader reader(object, "machine");
-            reader.optional_text("platform", machine.platform)
-              .optional_text("glibc", machine.glibc)
-              .optional_text("python", machine.python)
-              .optional_text("driver_version", machine.driver_version)
-              .optional_text("cuda_driver_version", machine.cuda_driver_version);
+            reader.optional("platform", machine.platform)
+              .optional("glibc", machine.glibc)
+              .optional("python", machine.python)
+              .optional("driver_version", machine.driver_version)
+              .optional("cuda_driver_version", machine.cuda_driver_version);
+            const auto gpus = object.is_object() ? object.find("gpus") : object.end();
+            if (!reader.ok() || gpus == object.end() || gpus->is_null())
+            {
+                return reader.error();
+            }
+            const ReadJson& list = *reader.list("gpus");
             if (!reader.ok())
             {
-                return reader.problem();
-            }
-            const auto gpus = object.find("gpus");
-            if (gpus == object.end() || gpus->is_null())
-            {
-                return {};
-            }
-            if (!gpus->is_array())
-            {
-                return "machine.gpus must be a list or null";
+                return reader.error();
             }
             machine.gpus.emplace();
-            for (std::size_t i = 0; i < gpus->size(); ++i)
+            for (std::size_t i = 0; i < list.size(); ++i)
             {
-                const json& item = (*gpus)[i];
-                const std::string path = "machine.gpus[" + std::to_string(i) + "]";
-                if (!item.is_object())
-                {
-                    return path + " must be an object";
-                }
                 model::LockedGpu gpu;
                 std::optional<int> index;
-                Reader gpu_reader(item, path);
-                gpu_reader.integer("index", index)
-                  .optional_text("name", gpu.name)
-                  .optional_text("uuid", gpu.uuid)
-                  .optional_text("pci_bus_id", gpu.pci_bus_id)
-                  .optional_text("compute_capability", gpu.compute_capability)
-                  .integer("memory_total_bytes", gpu.memory_total_bytes);
+                Reader gpu_reader(list[i], json_fields::item_path("machine.gpus", i));
+                gpu_reader.optional("index", index)
+                  .optional("name", gpu.name)
+                  .optional("uuid", gpu.uuid)
+                  .optional("pci_bus_id", gpu.pci_bus_id)
+                  .optional("compute_capability", gpu.compute_capability)
+                  .optional("memory_total_bytes", gpu.memory_total_bytes);
                 if (!gpu_reader.ok())
                 {
-                    return gpu_reader.problem();
+                    return gpu_reader.error();
                 }
                 gpu.index = index.value_or(static_cast<int>(i));
                 machine.gpus->push_back(std::move(gpu));
@@ -325,78 +212,59 @@ namespace envcheck::formats
             return {};
         }
 
-        auto read_baseline(const json& object, const std::string& path,
-                           model::PerfBaseline& baseline) -> std::string
+        auto read_baseline(const ReadJson& object, std::string path, model::PerfBaseline& baseline)
+          -> std::string
         {
-            if (!object.is_object())
-            {
-                return path + " must be an object";
-            }
             std::optional<int> index;
             std::string mode;
-            Reader reader(object, path);
-            reader.integer("device_index", index)
-              .text("device_name", baseline.device_name)
-              .text("device_uuid", baseline.device_uuid)
-              .text("pci_bus_id", baseline.pci_bus_id)
-              .text("mode", mode, true);
+            Reader reader(object, std::move(path));
+            reader.optional("device_index", index)
+              .defaulted("device_name", baseline.device_name)
+              .defaulted("device_uuid", baseline.device_uuid)
+              .defaulted("pci_bus_id", baseline.pci_bus_id)
+              .required("mode", mode);
             if (!reader.ok())
             {
-                return reader.problem();
+                return reader.error();
             }
             baseline.device_index = index.value_or(0);
             const auto parsed_mode = model::parse_smoke_mode(mode);
             if (!parsed_mode)
             {
-                return path + ".mode must be quick or full, not '" + mode + "'";
+                reader.fail_at("mode", "expected quick or full, not '" + mode + "'");
+                return reader.error();
             }
             baseline.mode = *parsed_mode;
-            const auto metrics = object.find("metrics");
-            if (metrics == object.end() || !metrics->is_array())
+            const ReadJson& metrics = *reader.list("metrics", true);
+            for (std::size_t i = 0; i < metrics.size(); ++i)
             {
-                return path + ".metrics must be a list";
-            }
-            for (std::size_t i = 0; i < metrics->size(); ++i)
-            {
-                const json& item = (*metrics)[i];
-                const std::string metric_path = path + ".metrics[" + std::to_string(i) + "]";
-                if (!item.is_object())
-                {
-                    return metric_path + " must be an object";
-                }
                 model::BaselineMetric metric;
                 std::string direction;
                 std::optional<int> samples;
-                Reader metric_reader(item, metric_path);
-                metric_reader.text("probe", metric.probe, true)
-                  .text("name", metric.name, true)
-                  .text("unit", metric.unit)
-                  .text("direction", direction, true)
-                  .integer("samples", samples);
+                Reader metric_reader(metrics[i], json_fields::item_path(reader.path("metrics"), i));
+                metric_reader.required("probe", metric.probe)
+                  .required("name", metric.name)
+                  .defaulted("unit", metric.unit)
+                  .required("direction", direction)
+                  .optional("samples", samples)
+                  .required("value", metric.value)
+                  .required("spread", metric.spread);
                 if (!metric_reader.ok())
                 {
-                    return metric_reader.problem();
-                }
-                for (const auto& [key, target] :
-                     { std::pair{ "value", &metric.value }, std::pair{ "spread", &metric.spread } })
-                {
-                    const auto value = item.find(key);
-                    if (value == item.end() || !value->is_number())
-                    {
-                        return metric_path + "." + key + " must be a number";
-                    }
-                    *target = value->get<double>();
+                    return metric_reader.error();
                 }
                 metric.samples = samples.value_or(1);
                 const auto parsed_direction = model::parse_metric_direction(direction);
                 if (!parsed_direction)
                 {
-                    return metric_path + ".direction is not a known direction: '" + direction + "'";
+                    metric_reader.fail_at("direction",
+                                          "expected a known direction, not '" + direction + "'");
+                    return metric_reader.error();
                 }
                 metric.direction = *parsed_direction;
                 baseline.metrics.push_back(std::move(metric));
             }
-            return {};
+            return reader.error();
         }
 
         // What tells the formats apart, from one pass over the lines (a lock can be 10 MB).
@@ -486,10 +354,10 @@ namespace envcheck::formats
 
     auto parse_lock(std::string_view text, std::string_view file_name) -> util::Result<model::Lock>
     {
-        json document;
+        ReadJson document;
         try
         {
-            document = json::parse(text);
+            document = ReadJson::parse(text);
         }
         catch (const json::exception& error)
         {
@@ -523,30 +391,20 @@ namespace envcheck::formats
         lock.format = model::LockFormat::envcheck;
         lock.format_version = std::to_string(lock_schema_version);
         Reader reader(document, "");
-        reader.text("envcheck_version", lock.envcheck_version).text("created_at", lock.created_at);
-        if (!reader.ok())
+        reader.defaulted("envcheck_version", lock.envcheck_version)
+          .defaulted("created_at", lock.created_at);
+        if (const ReadJson* file = reader.object("environment_file"))
         {
-            return util::unexpected(lock_error(file_name, reader.problem()));
-        }
-        if (const auto file = document.find("environment_file");
-            file != document.end() && !file->is_null())
-        {
-            if (!file->is_object())
-            {
-                return util::unexpected(
-                  lock_error(file_name, "environment_file must be an object or null"));
-            }
             model::LockedEnvironmentFile locked;
-            Reader file_reader(*file, "environment_file");
-            file_reader.text("path", locked.path, true).text("sha256", locked.sha256, true);
+            Reader file_reader(*file, reader.path("environment_file"));
+            file_reader.required("path", locked.path).required("sha256", locked.sha256);
             if (!file_reader.ok())
             {
-                return util::unexpected(lock_error(file_name, file_reader.problem()));
+                return util::unexpected(lock_error(file_name, file_reader.error()));
             }
             lock.environment_file = std::move(locked);
         }
-        if (const auto machine = document.find("machine");
-            machine != document.end() && !machine->is_null())
+        if (const ReadJson* machine = reader.object("machine"))
         {
             if (auto problem = read_machine(*machine, lock.machine); !problem.empty())
             {
@@ -556,17 +414,13 @@ namespace envcheck::formats
         if (const auto performance = document.find("performance");
             performance != document.end() && !performance->is_null())
         {
-            if (!performance->is_array())
-            {
-                return util::unexpected(
-                  lock_error(file_name, "performance must be a list or null"));
-            }
+            const ReadJson& baselines = *reader.list("performance");
             lock.performance.emplace();
-            for (std::size_t i = 0; i < performance->size(); ++i)
+            for (std::size_t i = 0; i < baselines.size(); ++i)
             {
                 model::PerfBaseline baseline;
                 if (auto problem = read_baseline(
-                      (*performance)[i], "performance[" + std::to_string(i) + "]", baseline);
+                      baselines[i], json_fields::item_path("performance", i), baseline);
                     !problem.empty())
                 {
                     return util::unexpected(lock_error(file_name, problem));
@@ -574,17 +428,17 @@ namespace envcheck::formats
                 lock.performance->push_back(std::move(baseline));
             }
         }
-        const auto packages = document.find("packages");
-        if (packages == document.end() || !packages->is_array())
+        const ReadJson& packages = *reader.list("packages", true);
+        if (!reader.ok())
         {
-            return util::unexpected(lock_error(file_name, "packages must be a list"));
+            return util::unexpected(lock_error(file_name, reader.error()));
         }
-        lock.packages.reserve(packages->size());
-        for (std::size_t i = 0; i < packages->size(); ++i)
+        lock.packages.reserve(packages.size());
+        for (std::size_t i = 0; i < packages.size(); ++i)
         {
             model::Package package;
             if (auto problem =
-                  read_package((*packages)[i], "packages[" + std::to_string(i) + "]", package);
+                  read_package(packages[i], json_fields::item_path("packages", i), package);
                 !problem.empty())
             {
                 return util::unexpected(lock_error(file_name, problem));

@@ -1,5 +1,6 @@
 #include "formats/pip_reference.hpp"
 
+#include <algorithm>
 #include <array>
 
 #include "pypi/pip_line.hpp"
@@ -128,6 +129,96 @@ namespace envcheck::formats
         return !locator.empty();
     }
 
+    namespace
+    {
+        // A VCS locator taken apart: the URL left, and what its fragment, query and '@' said.
+        struct VcsParts
+        {
+            std::string_view rest;
+            std::string fragment; // "#subdirectory=dir", kept on the URL
+            std::string revision; // the resolved commit (or pip's @ref)
+            std::string requested;
+        };
+
+        // pixi writes the resolved commit as the fragment; pip-style fragments are
+        // egg=name&subdirectory=dir.
+        void take_fragment(VcsParts& parts)
+        {
+            const auto hash = parts.rest.find('#');
+            if (hash == std::string_view::npos)
+            {
+                return;
+            }
+            const auto value = parts.rest.substr(hash + 1);
+            parts.rest = parts.rest.substr(0, hash);
+            for (const auto part : util::split(value, '&'))
+            {
+                if (part.starts_with("subdirectory="))
+                {
+                    parts.fragment = "#" + std::string(part);
+                }
+                else if (part.find('=') == std::string_view::npos && !part.empty())
+                {
+                    parts.revision = std::string(part);
+                }
+            }
+        }
+
+        // pixi: ?rev=<r>, ?branch=<b>, ?tag=<t>, ?subdirectory=<dir>.
+        void take_query(VcsParts& parts)
+        {
+            const auto query = parts.rest.find('?');
+            if (query == std::string_view::npos)
+            {
+                return;
+            }
+            for (const auto part : util::split(parts.rest.substr(query + 1), '&'))
+            {
+                for (const std::string_view key : { "rev=", "branch=", "tag=" })
+                {
+                    if (part.starts_with(key))
+                    {
+                        parts.requested = std::string(part.substr(key.size()));
+                    }
+                }
+                if (part.starts_with("subdirectory="))
+                {
+                    parts.fragment = "#" + std::string(part);
+                }
+            }
+            parts.rest = parts.rest.substr(0, query);
+        }
+
+        // pip: the revision follows the last '@' of the path (not the user@host part).
+        void take_path_revision(VcsParts& parts)
+        {
+            const auto scheme_end = parts.rest.find("://");
+            const auto path_start = parts.rest.find('/', scheme_end + 3);
+            const auto at = parts.rest.rfind('@');
+            if (at == std::string_view::npos || path_start == std::string_view::npos ||
+                at <= path_start)
+            {
+                return;
+            }
+            const auto ref = std::string(parts.rest.substr(at + 1));
+            parts.rest = parts.rest.substr(0, at);
+            if (parts.revision.empty())
+            {
+                parts.revision = ref;
+            }
+            else if (parts.requested.empty())
+            {
+                parts.requested = ref;
+            }
+        }
+
+        auto is_known_vcs(std::string_view vcs) -> bool
+        {
+            return std::any_of(vcs_names.begin(), vcs_names.end(),
+                               [&](std::string_view name) { return util::iequals(vcs, name); });
+        }
+    }
+
     auto vcs_direct_url(std::string_view locator) -> std::optional<model::DirectUrl>
     {
         const auto plus = locator.find('+');
@@ -136,86 +227,28 @@ namespace envcheck::formats
             return std::nullopt;
         }
         const auto vcs = locator.substr(0, plus);
-        bool known = false;
-        for (const auto name : vcs_names)
-        {
-            known = known || util::iequals(vcs, name);
-        }
-        if (!known || locator.find("://") == std::string_view::npos)
+        if (!is_known_vcs(vcs) || locator.find("://") == std::string_view::npos)
         {
             return std::nullopt;
         }
+        VcsParts parts{ locator.substr(plus + 1), {}, {}, {} };
+        take_fragment(parts);
+        take_query(parts);
+        take_path_revision(parts);
         model::DirectUrl url;
         url.vcs = util::to_lower(vcs);
-        std::string_view rest = locator.substr(plus + 1);
-        std::string fragment;
-        std::string revision;
-        if (const auto hash = rest.find('#'); hash != std::string_view::npos)
-        {
-            // pixi writes the resolved commit as the fragment; pip-style fragments are
-            // egg=name&subdirectory=dir.
-            const auto value = rest.substr(hash + 1);
-            rest = rest.substr(0, hash);
-            for (const auto part : util::split(value, '&'))
-            {
-                if (part.starts_with("subdirectory="))
-                {
-                    fragment = "#" + std::string(part);
-                }
-                else if (part.find('=') == std::string_view::npos && !part.empty())
-                {
-                    revision = std::string(part);
-                }
-            }
-        }
-        std::string requested;
-        if (const auto query = rest.find('?'); query != std::string_view::npos)
-        {
-            // pixi: ?rev=<r>, ?branch=<b>, ?tag=<t>, ?subdirectory=<dir>.
-            for (const auto part : util::split(rest.substr(query + 1), '&'))
-            {
-                for (const std::string_view key : { "rev=", "branch=", "tag=" })
-                {
-                    if (part.starts_with(key))
-                    {
-                        requested = std::string(part.substr(key.size()));
-                    }
-                }
-                if (part.starts_with("subdirectory="))
-                {
-                    fragment = "#" + std::string(part);
-                }
-            }
-            rest = rest.substr(0, query);
-        }
-        // pip: the revision follows the last '@' of the path (not the user@host part).
-        const auto scheme_end = rest.find("://");
-        const auto path_start = rest.find('/', scheme_end + 3);
-        if (const auto at = rest.rfind('@');
-            at != std::string_view::npos && path_start != std::string_view::npos && at > path_start)
-        {
-            const auto ref = std::string(rest.substr(at + 1));
-            rest = rest.substr(0, at);
-            if (revision.empty())
-            {
-                revision = ref;
-            }
-            else if (requested.empty())
-            {
-                requested = ref;
-            }
-        }
-        url.url = std::string(rest) + fragment;
+        url.url = std::string(parts.rest) + parts.fragment;
+        const std::string& revision = parts.revision;
         const bool is_commit = (revision.size() == 40 || revision.size() == 64) &&
                                util::is_hex(revision) && util::to_lower(revision) == revision;
         if (is_commit)
         {
             url.commit_id = revision;
-            url.requested_revision = requested;
+            url.requested_revision = parts.requested;
         }
         else
         {
-            url.requested_revision = revision.empty() ? requested : revision;
+            url.requested_revision = revision.empty() ? parts.requested : revision;
         }
         return url;
     }

@@ -10,6 +10,48 @@ namespace envcheck::pypi::detail
         }
     }
 
+    namespace
+    {
+        // The length of the non-ASCII space Python's str.isspace() knows that starts at `pos`
+        // (lead byte `c`), or 0: U+0085, U+00A0, U+1680, U+2000..U+200A, U+2028, U+2029,
+        // U+202F, U+205F, U+3000.
+        auto unicode_space_at(std::string_view text, std::size_t pos, unsigned char c)
+          -> std::size_t
+        {
+            const std::size_t left = text.size() - pos;
+            if (c == 0xc2 && left >= 2)
+            {
+                const unsigned char c1 = byte_at(text, pos + 1);
+                return (c1 == 0x85 || c1 == 0xa0) ? 2 : 0; // U+0085, U+00A0
+            }
+            if (left < 3)
+            {
+                return 0;
+            }
+            const unsigned char c1 = byte_at(text, pos + 1);
+            const unsigned char c2 = byte_at(text, pos + 2);
+            if (c == 0xe1)
+            {
+                return (c1 == 0x9a && c2 == 0x80) ? 3 : 0; // U+1680
+            }
+            if (c == 0xe2 && c1 == 0x80)
+            {
+                // U+2000..U+200A, U+2028, U+2029, U+202F
+                return ((c2 >= 0x80 && c2 <= 0x8a) || c2 == 0xa8 || c2 == 0xa9 || c2 == 0xaf) ? 3
+                                                                                              : 0;
+            }
+            if (c == 0xe2 && c1 == 0x81)
+            {
+                return c2 == 0x9f ? 3 : 0; // U+205F
+            }
+            if (c == 0xe3)
+            {
+                return (c1 == 0x80 && c2 == 0x80) ? 3 : 0; // U+3000
+            }
+            return 0;
+        }
+    }
+
     auto python_space_at(std::string_view text, std::size_t pos) -> std::size_t
     {
         if (pos >= text.size())
@@ -22,36 +64,7 @@ namespace envcheck::pypi::detail
         {
             return 1;
         }
-        const std::size_t left = text.size() - pos;
-        if (c == 0xc2 && left >= 2)
-        {
-            const unsigned char c1 = byte_at(text, pos + 1);
-            return (c1 == 0x85 || c1 == 0xa0) ? 2 : 0; // U+0085, U+00A0
-        }
-        if (left < 3)
-        {
-            return 0;
-        }
-        const unsigned char c1 = byte_at(text, pos + 1);
-        const unsigned char c2 = byte_at(text, pos + 2);
-        if (c == 0xe1)
-        {
-            return (c1 == 0x9a && c2 == 0x80) ? 3 : 0; // U+1680
-        }
-        if (c == 0xe2 && c1 == 0x80)
-        {
-            // U+2000..U+200A, U+2028, U+2029, U+202F
-            return ((c2 >= 0x80 && c2 <= 0x8a) || c2 == 0xa8 || c2 == 0xa9 || c2 == 0xaf) ? 3 : 0;
-        }
-        if (c == 0xe2 && c1 == 0x81)
-        {
-            return c2 == 0x9f ? 3 : 0; // U+205F
-        }
-        if (c == 0xe3)
-        {
-            return (c1 == 0x80 && c2 == 0x80) ? 3 : 0; // U+3000
-        }
-        return 0;
+        return c < 0x80 ? 0 : unicode_space_at(text, pos, c);
     }
 
     auto skip_python_space(std::string_view text, std::size_t pos) -> std::size_t

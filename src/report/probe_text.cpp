@@ -215,6 +215,217 @@ namespace envcheck::report
             parts.push_back("UVA " + yes_no(device.unified_addressing));
             return util::join(parts, " · ");
         }
+
+        void host_lines(std::string& out, const model::MachineFacts& facts)
+        {
+            std::vector<std::string> host;
+            if (!facts.hostname.empty())
+            {
+                host.push_back(facts.hostname);
+            }
+            host.push_back(facts.os.pretty_name.empty() ? "unknown OS" : facts.os.pretty_name);
+            host.push_back("kernel " + (facts.os.kernel_release.empty() ? std::string("?")
+                                                                        : facts.os.kernel_release));
+            host.push_back("glibc " + or_unknown(facts.os.glibc_version));
+            if (!facts.os.architecture.empty())
+            {
+                host.push_back(facts.os.architecture);
+            }
+            line(out, "host", util::join(host, " · "));
+            line(out, "cpu",
+                 (facts.cpu.model.empty() ? std::string("?") : facts.cpu.model) +
+                   (facts.cpu.logical_cpus
+                      ? " · " + count(facts.cpu.logical_cpus, "logical CPU", "logical CPUs")
+                      : ""));
+            line(out, "container",
+                 facts.container.detected()
+                   ? "yes (" + util::join(facts.container.markers, "; ") + ")"
+                   : "no");
+            if (facts.os.wsl())
+            {
+                line(out, "wsl", util::join(facts.os.wsl_markers, "; "));
+            }
+        }
+
+        void pci_lines(std::string& out, const model::MachineFacts& facts)
+        {
+            if (!facts.pci.sysfs_visible)
+            {
+                line(out, "pci", "/sys/bus/pci is not visible");
+            }
+            else if (facts.pci.devices.empty())
+            {
+                line(out, "pci", "no NVIDIA device");
+            }
+            for (std::size_t i = 0; i < facts.pci.devices.size(); ++i)
+            {
+                const auto& device = facts.pci.devices[i];
+                std::string text = device.address +
+                                   " 10de:" + model::hex_id(device.device_id, 4).substr(2) +
+                                   " class " + model::hex_id(device.class_code, 6) + " driver " +
+                                   device.driver.value_or("none");
+                if (device.current_link_speed || device.current_link_width)
+                {
+                    text += " · link " + device.current_link_speed.value_or("?") + " x" +
+                            or_unknown(device.current_link_width) + " (max " +
+                            device.max_link_speed.value_or("?") + " x" +
+                            or_unknown(device.max_link_width) + ")";
+                }
+                line(out, i == 0 ? "pci" : "", text);
+            }
+        }
+
+        void kernel_line(std::string& out, const model::MachineFacts& facts)
+        {
+            std::vector<std::string> kernel;
+            kernel.push_back(facts.kernel.version ? "nvidia " + *facts.kernel.version + " (" +
+                                                      facts.kernel.version_source + ")"
+                                                  : "no NVIDIA kernel module version");
+            std::vector<std::string> loaded;
+            for (const auto& module : facts.kernel.modules)
+            {
+                if (module.loaded)
+                {
+                    loaded.push_back(module.name);
+                }
+            }
+            kernel.push_back("modules loaded: " +
+                             (loaded.empty() ? std::string("none") : util::join(loaded, " ")));
+            line(out, "kernel", util::join(kernel, " · "));
+        }
+
+        void device_nodes_line(std::string& out, const model::MachineFacts& facts)
+        {
+            std::vector<std::string> nodes;
+            for (const auto& node : facts.device_nodes)
+            {
+                std::string text = node.path;
+                if (!node.exists)
+                {
+                    text += " missing";
+                }
+                else if (node.accessible == false)
+                {
+                    text += " no access";
+                }
+                else if (node.openable == false)
+                {
+                    text += " open fails (" + node.open_error + ")";
+                }
+                nodes.push_back(text);
+            }
+            line(out, "devices", util::join(nodes, ", "));
+        }
+
+        void nvml_lines(std::string& out, const model::MachineFacts& facts)
+        {
+            const auto& nvml = facts.nvml;
+            if (!nvml.attempted)
+            {
+                line(out, "nvml", "not loaded (--root)");
+            }
+            else if (nvml.failure.failed())
+            {
+                line(out, "nvml", nvml.failure.message);
+            }
+            else if (!nvml.library)
+            {
+                line(out, "nvml", "cannot load libnvidia-ml.so.1: " + nvml.load_error);
+            }
+            else
+            {
+                std::string text = nvml.library->real_path + " · init " +
+                                   model::nvml_error_name(nvml.init_result.value_or(-1));
+                if (nvml.initialized())
+                {
+                    text +=
+                      " · driver " + or_unknown(nvml.driver_version) + " · CUDA " +
+                      (nvml.cuda_driver_version ? nvml.cuda_driver_version->to_string() : "?") +
+                      " · NVML " + or_unknown(nvml.nvml_version) + " · " +
+                      count(nvml.device_count, "GPU", "GPUs");
+                }
+                line(out, "nvml", text);
+                for (const auto& gpu : nvml.gpus)
+                {
+                    line(out, "  gpu " + std::to_string(gpu.index), nvml_gpu_text(gpu));
+                }
+            }
+        }
+
+        void cuda_lines(std::string& out, const model::MachineFacts& facts)
+        {
+            const auto& cuda = facts.cuda;
+            if (!cuda.attempted)
+            {
+                line(out, "cuda", "not loaded (--root)");
+            }
+            else if (cuda.failure.failed())
+            {
+                line(out, "cuda", cuda.failure.message);
+            }
+            else if (!cuda.library)
+            {
+                line(out, "cuda", "cannot load libcuda.so.1: " + cuda.load_error);
+            }
+            else
+            {
+                std::string text = cuda.library->real_path + " · driver supports CUDA " +
+                                   (cuda.driver_version ? cuda.driver_version->to_string() : "?");
+                if (cuda.init_result)
+                {
+                    text += " · cuInit " + model::cuda_error_name(*cuda.init_result);
+                }
+                if (cuda.device_count)
+                {
+                    text += " · " + count(cuda.device_count, "device", "devices");
+                }
+                line(out, "cuda", text);
+                for (const auto& device : cuda.devices)
+                {
+                    line(out, "  device " + std::to_string(device.index), cuda_device_text(device));
+                }
+            }
+        }
+
+        void runtime_lines(std::string& out, const model::MachineFacts& facts)
+        {
+            if (facts.runtime.cuda_enabled)
+            {
+                line(out, "runtime",
+                     "envcheck carries CUDA runtime " +
+                       (facts.runtime.runtime ? facts.runtime.runtime->to_string()
+                                              : std::string("?")) +
+                       " · SASS " + list_or_none(facts.runtime.sass_architectures) + " · PTX " +
+                       list_or_none(facts.runtime.ptx_architectures));
+            }
+            else
+            {
+                line(out, "runtime", "envcheck was built without CUDA");
+            }
+            if (!facts.processes.empty())
+            {
+                line(out, "daemons", util::join(facts.processes, ", "));
+            }
+        }
+
+        void environment_lines(std::string& out, const model::MachineFacts& facts)
+        {
+            std::vector<std::string> variables;
+            for (const auto& variable : facts.environment)
+            {
+                if (variable.name != "PATH")
+                {
+                    variables.push_back(variable.name + "=" + shortened(variable.value));
+                }
+            }
+            if (!variables.empty())
+            {
+                for (std::size_t i = 0; i < variables.size(); ++i)
+                {
+                    line(out, i == 0 ? "env" : "", variables[i]);
+                }
+            }
+        }
     }
 
     auto format_bytes(std::uint64_t bytes) -> std::string
@@ -247,184 +458,16 @@ namespace envcheck::report
         line(out, "envcheck",
              std::string("probe of ") + (facts.live ? "this machine" : "the root " + facts.root) +
                (facts.live ? "" : " (files only: nothing loaded)"));
-        std::vector<std::string> host;
-        if (!facts.hostname.empty())
-        {
-            host.push_back(facts.hostname);
-        }
-        host.push_back(facts.os.pretty_name.empty() ? "unknown OS" : facts.os.pretty_name);
-        host.push_back("kernel " + (facts.os.kernel_release.empty() ? std::string("?")
-                                                                    : facts.os.kernel_release));
-        host.push_back("glibc " + or_unknown(facts.os.glibc_version));
-        if (!facts.os.architecture.empty())
-        {
-            host.push_back(facts.os.architecture);
-        }
-        line(out, "host", util::join(host, " · "));
-        line(out, "cpu",
-             (facts.cpu.model.empty() ? std::string("?") : facts.cpu.model) +
-               (facts.cpu.logical_cpus
-                  ? " · " + count(facts.cpu.logical_cpus, "logical CPU", "logical CPUs")
-                  : ""));
-        line(out, "container",
-             facts.container.detected() ? "yes (" + util::join(facts.container.markers, "; ") + ")"
-                                        : "no");
-        if (facts.os.wsl())
-        {
-            line(out, "wsl", util::join(facts.os.wsl_markers, "; "));
-        }
-        if (!facts.pci.sysfs_visible)
-        {
-            line(out, "pci", "/sys/bus/pci is not visible");
-        }
-        else if (facts.pci.devices.empty())
-        {
-            line(out, "pci", "no NVIDIA device");
-        }
-        for (std::size_t i = 0; i < facts.pci.devices.size(); ++i)
-        {
-            const auto& device = facts.pci.devices[i];
-            std::string text =
-              device.address + " 10de:" + model::hex_id(device.device_id, 4).substr(2) + " class " +
-              model::hex_id(device.class_code, 6) + " driver " + device.driver.value_or("none");
-            if (device.current_link_speed || device.current_link_width)
-            {
-                text += " · link " + device.current_link_speed.value_or("?") + " x" +
-                        or_unknown(device.current_link_width) + " (max " +
-                        device.max_link_speed.value_or("?") + " x" +
-                        or_unknown(device.max_link_width) + ")";
-            }
-            line(out, i == 0 ? "pci" : "", text);
-        }
-        std::vector<std::string> kernel;
-        kernel.push_back(facts.kernel.version ? "nvidia " + *facts.kernel.version + " (" +
-                                                  facts.kernel.version_source + ")"
-                                              : "no NVIDIA kernel module version");
-        std::vector<std::string> loaded;
-        for (const auto& module : facts.kernel.modules)
-        {
-            if (module.loaded)
-            {
-                loaded.push_back(module.name);
-            }
-        }
-        kernel.push_back("modules loaded: " +
-                         (loaded.empty() ? std::string("none") : util::join(loaded, " ")));
-        line(out, "kernel", util::join(kernel, " · "));
-        std::vector<std::string> nodes;
-        for (const auto& node : facts.device_nodes)
-        {
-            std::string text = node.path;
-            if (!node.exists)
-            {
-                text += " missing";
-            }
-            else if (node.accessible == false)
-            {
-                text += " no access";
-            }
-            else if (node.openable == false)
-            {
-                text += " open fails (" + node.open_error + ")";
-            }
-            nodes.push_back(text);
-        }
-        line(out, "devices", util::join(nodes, ", "));
+        host_lines(out, facts);
+        pci_lines(out, facts);
+        kernel_line(out, facts);
+        device_nodes_line(out, facts);
         libraries(out, "libcuda", facts.libraries, facts.libraries.libcuda);
         libraries(out, "libnvml", facts.libraries, facts.libraries.libnvidia_ml);
-
-        const auto& nvml = facts.nvml;
-        if (!nvml.attempted)
-        {
-            line(out, "nvml", "not loaded (--root)");
-        }
-        else if (nvml.failure.failed())
-        {
-            line(out, "nvml", nvml.failure.message);
-        }
-        else if (!nvml.library)
-        {
-            line(out, "nvml", "cannot load libnvidia-ml.so.1: " + nvml.load_error);
-        }
-        else
-        {
-            std::string text = nvml.library->real_path + " · init " +
-                               model::nvml_error_name(nvml.init_result.value_or(-1));
-            if (nvml.initialized())
-            {
-                text += " · driver " + or_unknown(nvml.driver_version) + " · CUDA " +
-                        (nvml.cuda_driver_version ? nvml.cuda_driver_version->to_string() : "?") +
-                        " · NVML " + or_unknown(nvml.nvml_version) + " · " +
-                        count(nvml.device_count, "GPU", "GPUs");
-            }
-            line(out, "nvml", text);
-            for (const auto& gpu : nvml.gpus)
-            {
-                line(out, "  gpu " + std::to_string(gpu.index), nvml_gpu_text(gpu));
-            }
-        }
-        const auto& cuda = facts.cuda;
-        if (!cuda.attempted)
-        {
-            line(out, "cuda", "not loaded (--root)");
-        }
-        else if (cuda.failure.failed())
-        {
-            line(out, "cuda", cuda.failure.message);
-        }
-        else if (!cuda.library)
-        {
-            line(out, "cuda", "cannot load libcuda.so.1: " + cuda.load_error);
-        }
-        else
-        {
-            std::string text = cuda.library->real_path + " · driver supports CUDA " +
-                               (cuda.driver_version ? cuda.driver_version->to_string() : "?");
-            if (cuda.init_result)
-            {
-                text += " · cuInit " + model::cuda_error_name(*cuda.init_result);
-            }
-            if (cuda.device_count)
-            {
-                text += " · " + count(cuda.device_count, "device", "devices");
-            }
-            line(out, "cuda", text);
-            for (const auto& device : cuda.devices)
-            {
-                line(out, "  device " + std::to_string(device.index), cuda_device_text(device));
-            }
-        }
-        if (facts.runtime.cuda_enabled)
-        {
-            line(out, "runtime",
-                 "envcheck carries CUDA runtime " +
-                   (facts.runtime.runtime ? facts.runtime.runtime->to_string() : std::string("?")) +
-                   " · SASS " + list_or_none(facts.runtime.sass_architectures) + " · PTX " +
-                   list_or_none(facts.runtime.ptx_architectures));
-        }
-        else
-        {
-            line(out, "runtime", "envcheck was built without CUDA");
-        }
-        if (!facts.processes.empty())
-        {
-            line(out, "daemons", util::join(facts.processes, ", "));
-        }
-        std::vector<std::string> variables;
-        for (const auto& variable : facts.environment)
-        {
-            if (variable.name != "PATH")
-            {
-                variables.push_back(variable.name + "=" + shortened(variable.value));
-            }
-        }
-        if (!variables.empty())
-        {
-            for (std::size_t i = 0; i < variables.size(); ++i)
-            {
-                line(out, i == 0 ? "env" : "", variables[i]);
-            }
-        }
+        nvml_lines(out, facts);
+        cuda_lines(out, facts);
+        runtime_lines(out, facts);
+        environment_lines(out, facts);
         return out;
     }
 }

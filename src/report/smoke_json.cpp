@@ -3,6 +3,7 @@
 #include <array>
 #include <cmath>
 
+#include "json_fields/reader.hpp"
 #include "util/strings.hpp"
 
 namespace envcheck::report
@@ -75,75 +76,6 @@ namespace envcheck::report
                             { "ecc_enabled", value(device.ecc_enabled) },
                             { "probes", std::move(probes) } };
         }
-
-        // Reads the fields of one JSON object, naming the path of the first problem.
-        class FieldReader
-        {
-        public:
-            FieldReader(const json& object, std::string path)
-              : m_object(object)
-              , m_path(std::move(path))
-            {
-                if (!object.is_object())
-                {
-                    m_error = (m_path.empty() ? std::string("the baseline") : m_path) +
-                              ": expected an object";
-                }
-            }
-
-            auto string(const char* key, std::string& out) -> FieldReader&
-            {
-                if (const json* value = find(key, "a string", &json::is_string))
-                {
-                    out = value->get<std::string>();
-                }
-                return *this;
-            }
-            auto integer(const char* key, int& out) -> FieldReader&
-            {
-                if (const json* value = find(key, "an integer", &json::is_number_integer))
-                {
-                    out = value->get<int>();
-                }
-                return *this;
-            }
-            auto real(const char* key, double& out) -> FieldReader&
-            {
-                if (const json* value = find(key, "a number", &json::is_number))
-                {
-                    out = value->get<double>();
-                }
-                return *this;
-            }
-            [[nodiscard]] auto error() const -> const std::string& { return m_error; }
-
-        private:
-            auto find(const char* key, const char* expected, bool (json::*is)() const noexcept)
-              -> const json*
-            {
-                if (!m_error.empty())
-                {
-                    return nullptr;
-                }
-                const std::string where = m_path.empty() ? std::string(key) : m_path + "." + key;
-                const auto found = m_object.find(key);
-                if (found == m_object.end())
-                {
-                    m_error = where + ": missing";
-                    return nullptr;
-                }
-                if (!((*found).*is)())
-                {
-                    m_error = where + ": expected " + expected;
-                    return nullptr;
-                }
-                return &*found;
-            }
-
-            const json& m_object;
-            std::string m_path;
-            std::string m_error;
-        };
 
         auto parse_failure(std::string message, util::SourceLocation where = {}) -> util::Error
         {
@@ -220,13 +152,13 @@ namespace envcheck::report
     {
         model::PerfBaseline baseline;
         std::string mode;
-        FieldReader reader(object, "");
-        reader.integer("device_index", baseline.device_index)
-          .string("device_name", baseline.device_name)
-          .string("device_uuid", baseline.device_uuid)
-          .string("pci_bus_id", baseline.pci_bus_id)
-          .string("mode", mode);
-        if (!reader.error().empty())
+        json_fields::Reader reader(object, "");
+        reader.required("device_index", baseline.device_index)
+          .required("device_name", baseline.device_name)
+          .required("device_uuid", baseline.device_uuid)
+          .required("pci_bus_id", baseline.pci_bus_id)
+          .required("mode", mode);
+        if (!reader.ok())
         {
             return util::unexpected(parse_failure(reader.error()));
         }
@@ -237,25 +169,25 @@ namespace envcheck::report
               parse_failure("mode: unknown smoke mode '" + mode + "' (quick or full)"));
         }
         baseline.mode = *parsed_mode;
-        const auto metrics = object.find("metrics");
-        if (metrics == object.end() || !metrics->is_array())
+        const json& metrics = *reader.list("metrics", true);
+        if (!reader.ok())
         {
-            return util::unexpected(parse_failure("metrics: expected an array"));
+            return util::unexpected(parse_failure(reader.error()));
         }
-        for (std::size_t i = 0; i < metrics->size(); ++i)
+        for (std::size_t i = 0; i < metrics.size(); ++i)
         {
-            const std::string path = "metrics[" + std::to_string(i) + "]";
+            const std::string path = json_fields::item_path("metrics", i);
             model::BaselineMetric metric;
             std::string direction;
-            FieldReader metric_reader((*metrics)[i], path);
-            metric_reader.string("probe", metric.probe)
-              .string("name", metric.name)
-              .real("value", metric.value)
-              .real("spread", metric.spread)
-              .integer("samples", metric.samples)
-              .string("unit", metric.unit)
-              .string("direction", direction);
-            if (!metric_reader.error().empty())
+            json_fields::Reader metric_reader(metrics[i], path);
+            metric_reader.required("probe", metric.probe)
+              .required("name", metric.name)
+              .required("value", metric.value)
+              .required("spread", metric.spread)
+              .required("samples", metric.samples)
+              .required("unit", metric.unit)
+              .required("direction", direction);
+            if (!metric_reader.ok())
             {
                 return util::unexpected(parse_failure(metric_reader.error()));
             }

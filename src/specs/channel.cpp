@@ -113,6 +113,77 @@ namespace envcheck::specs
         }
     }
 
+    namespace
+    {
+        // Where a channel holds a character no channel may: '(' too, since a spec reads a
+        // parenthesized block as conda's legacy (target=..., optional) block, so a channel
+        // holding one could not be written back.
+        auto invalid_character(std::string_view channel) -> std::optional<std::size_t>
+        {
+            constexpr std::string_view invalid = "[]\"',=<>|#(";
+            for (std::size_t i = 0; i < channel.size(); ++i)
+            {
+                if (chars::is_space(channel[i]) ||
+                    invalid.find(channel[i]) != std::string_view::npos)
+                {
+                    return i;
+                }
+            }
+            return std::nullopt;
+        }
+
+        // Where a ':' is out of place. ':' only after a URL scheme, in a URL's host:port, or
+        // after a drive letter (C:\channel, file:///C:/channel): "conda-forge::" is a typo,
+        // not a channel.
+        auto stray_colon(std::string_view channel, bool url, bool path)
+          -> std::optional<std::size_t>
+        {
+            const std::size_t authority = url ? channel.find("://") + 3 : 0;
+            const std::size_t path_start =
+              url ? std::min(channel.find('/', authority), channel.size()) : 0;
+            for (std::size_t i = 0; i < channel.size(); ++i)
+            {
+                if (channel[i] != ':')
+                {
+                    continue;
+                }
+                const bool scheme = url && i + 3 == authority;
+                const bool port = url && i > authority && i < path_start;
+                const bool drive = (path && i == 1) || (url && i == path_start + 2 &&
+                                                        chars::is_alpha(channel[path_start + 1]));
+                if (!scheme && !drive && !port)
+                {
+                    return i;
+                }
+            }
+            return std::nullopt;
+        }
+
+        struct UrlNames
+        {
+            std::string_view name;
+            std::string_view display;
+        };
+
+        // A channel URL's name (a defaults member, or the path under the channel alias) and how
+        // it is written: as the short name only when that name reads back as this channel (a
+        // name with glob or regex characters, or ending in a subdir, would not).
+        auto url_names(std::string_view url) -> UrlNames
+        {
+            if (const auto member = defaults_member_of(url))
+            {
+                return { *member, url };
+            }
+            if (const auto name = alias_name(url))
+            {
+                const bool short_form = name->find_first_of("*^$:") == std::string_view::npos &&
+                                        !split_subdir(*name).subdir;
+                return { *name, short_form ? *name : url };
+            }
+            return { url, url };
+        }
+    }
+
     auto split_subdir(std::string_view channel) -> ChannelPath
     {
         const std::string_view trimmed = strip_trailing_slashes(channel);
@@ -176,38 +247,16 @@ namespace envcheck::specs
                 return fail(lead + matcher.error().offset, matcher.error().message);
             }
         }
-        for (std::size_t i = 0; i < trimmed.size(); ++i)
+        if (const auto bad = invalid_character(trimmed))
         {
-            const char c = trimmed[i];
-            // '(' too: a spec reads a parenthesized block as conda's legacy (target=...,
-            // optional) block, so a channel holding one could not be written back.
-            if (chars::is_space(c) || c == '[' || c == ']' || c == '"' || c == '\'' || c == ',' ||
-                c == '=' || c == '<' || c == '>' || c == '|' || c == '#' || c == '(')
-            {
-                return fail(lead + i, std::string("invalid character '") + c + "' in a channel");
-            }
+            return fail(lead + *bad,
+                        std::string("invalid character '") + trimmed[*bad] + "' in a channel");
         }
         const bool url = is_url(trimmed);
         const bool path = !url && is_path(trimmed);
-        // ':' only after a URL scheme, in a URL's host:port, or after a drive letter
-        // (C:\channel, file:///C:/channel): "conda-forge::" is a typo, not a channel.
-        const std::size_t authority = url ? trimmed.find("://") + 3 : 0;
-        const std::size_t path_start =
-          url ? std::min(trimmed.find('/', authority), trimmed.size()) : 0;
-        for (std::size_t i = 0; i < trimmed.size(); ++i)
+        if (const auto colon = stray_colon(trimmed, url, path))
         {
-            if (trimmed[i] != ':')
-            {
-                continue;
-            }
-            const bool scheme = url && i + 3 == authority;
-            const bool port = url && i > authority && i < path_start;
-            const bool drive = (path && i == 1) || (url && i == path_start + 2 &&
-                                                    chars::is_alpha(trimmed[path_start + 1]));
-            if (!scheme && !drive && !port)
-            {
-                return fail(lead + i, "unexpected ':' in a channel");
-            }
+            return fail(lead + *colon, "unexpected ':' in a channel");
         }
         if ((trimmed.front() == '^' && trimmed.back() == '$') ||
             (!url && trimmed.find('*') != std::string_view::npos))
@@ -227,25 +276,9 @@ namespace envcheck::specs
         if (url)
         {
             channel.m_kind = Kind::url;
-            if (const auto member = defaults_member_of(trimmed))
-            {
-                channel.m_name = std::string(*member);
-            }
-            else if (const auto name = alias_name(trimmed))
-            {
-                channel.m_name = std::string(*name);
-                // Written as the short name only when that name reads back as this channel: a
-                // name with glob or regex characters, or ending in a subdir, would not.
-                if (name->find_first_of("*^$:") == std::string_view::npos &&
-                    !split_subdir(*name).subdir)
-                {
-                    channel.m_display = channel.m_name;
-                }
-            }
-            else
-            {
-                channel.m_name = channel.m_display;
-            }
+            const auto names = url_names(trimmed);
+            channel.m_name = std::string(names.name);
+            channel.m_display = std::string(names.display);
             return channel;
         }
         channel.m_kind = path ? Kind::path : Kind::name;

@@ -1475,91 +1475,123 @@ namespace envcheck::specs
         return m_name.is_exact() && *this == name_only;
     }
 
-    auto MatchSpec::to_string() const -> std::string
+    namespace
     {
-        std::string out;
-        std::vector<std::string> brackets;
-        const bool channel_positional = m_channel && m_channel->kind() != Channel::Kind::pattern;
-        if (channel_positional)
+        // A MatchSpec written out: what goes before the brackets, and the brackets' pairs.
+        struct SpecText
         {
-            out += m_channel->to_string();
-        }
-        else if (m_channel)
-        {
-            brackets.push_back(bracket_pair("channel", m_channel->to_string()));
-        }
-        if (m_subdir)
-        {
-            // Positional only where parsing splits it off again: a known subdir.
-            if (channel_positional && m_subdir->is_exact() && is_known_subdir(m_subdir->text()))
-            {
-                out += '/' + m_subdir->text();
-            }
-            else
-            {
-                brackets.push_back(bracket_pair("subdir", m_subdir->text()));
-            }
-        }
-        if (!out.empty())
-        {
-            out += "::";
-        }
-        out += m_name.text();
+            std::string out;
+            std::vector<std::string> brackets;
+        };
 
-        bool version_exact = false;
-        if (!m_version.is_free())
+        // channel[/subdir]::name, positional where parsing splits them off again; otherwise
+        // they go in brackets.
+        void write_channel_and_name(const MatchSpec& spec, SpecText& text)
         {
-            const auto& clauses = m_version.constraints();
-            const bool single = clauses.size() == 1;
-            const VersionConstraint* clause = single ? &clauses.front() : nullptr;
+            const auto& channel = spec.channel();
+            const auto& subdir = spec.subdir();
+            const bool channel_positional = channel && channel->kind() != Channel::Kind::pattern;
+            if (channel_positional)
+            {
+                text.out += channel->to_string();
+            }
+            else if (channel)
+            {
+                text.brackets.push_back(bracket_pair("channel", channel->to_string()));
+            }
+            if (subdir)
+            {
+                // Positional only where parsing splits it off again: a known subdir.
+                if (channel_positional && subdir->is_exact() && is_known_subdir(subdir->text()))
+                {
+                    text.out += '/' + subdir->text();
+                }
+                else
+                {
+                    text.brackets.push_back(bracket_pair("subdir", subdir->text()));
+                }
+            }
+            if (!text.out.empty())
+            {
+                text.out += "::";
+            }
+            text.out += spec.name().text();
+        }
+
+        auto negating_or_compatible(VersionOperator op) -> bool
+        {
+            return op == VersionOperator::not_equal || op == VersionOperator::not_starts_with ||
+                   op == VersionOperator::compatible;
+        }
+
+        // The version: positional when it is one clause that reads back the same, else in
+        // brackets. True when it is an exact '==' (then a build may follow positionally).
+        auto write_version(const MatchSpec& spec, SpecText& text) -> bool
+        {
+            const VersionSpec& version = spec.version();
+            if (version.is_free())
+            {
+                return false;
+            }
+            const auto& clauses = version.constraints();
+            const VersionConstraint* clause = clauses.size() == 1 ? &clauses.front() : nullptr;
             const bool starred =
               clause && clause->version.text().find('*') != std::string_view::npos;
             if (clause && clause->op == VersionOperator::equal)
             {
-                out += "==" +
-                       clause->to_string().substr(clause->written_with_operator || starred ? 2 : 0);
-                version_exact = true;
+                text.out += "==" + clause->to_string().substr(
+                                     clause->written_with_operator || starred ? 2 : 0);
+                return true;
             }
-            else if (clause && clause->op == VersionOperator::starts_with && !starred)
+            if (clause && clause->op == VersionOperator::starts_with && !starred)
             {
-                out += "=" + std::string(clause->version.text());
+                text.out += "=" + std::string(clause->version.text());
             }
-            else if (clause && !m_build.is_free() &&
-                     (clause->op == VersionOperator::not_equal ||
-                      clause->op == VersionOperator::not_starts_with ||
-                      clause->op == VersionOperator::compatible))
+            else if (clause && spec.build().is_free() && negating_or_compatible(clause->op))
             {
-                brackets.push_back(bracket_pair("version", bracket_version(m_version), true));
-            }
-            else if (clause && (clause->op == VersionOperator::not_equal ||
-                                clause->op == VersionOperator::not_starts_with ||
-                                clause->op == VersionOperator::compatible))
-            {
-                out += clause->to_string();
+                text.out += clause->to_string();
             }
             else
             {
-                brackets.push_back(bracket_pair("version", bracket_version(m_version), true));
+                text.brackets.push_back(bracket_pair("version", bracket_version(version), true));
             }
+            return false;
         }
-        if (!m_build.is_free())
+
+        // The build: positional ('=build') only after an exact version and when it is a plain
+        // string that reads back the same.
+        void write_build(const MatchSpec& spec, bool version_exact, SpecText& text)
         {
-            const std::string& build = m_build.text();
-            const bool special = build.find_first_of("><$^|,") != std::string::npos;
-            if (special)
+            const StringMatcher& matcher = spec.build();
+            if (matcher.is_free())
             {
-                brackets.push_back(bracket_pair("build", build, true));
+                return;
             }
-            else if (m_build.kind() == StringMatcher::Kind::glob || !version_exact ||
+            const std::string& build = matcher.text();
+            if (build.find_first_of("><$^|,") != std::string::npos)
+            {
+                text.brackets.push_back(bracket_pair("build", build, true));
+            }
+            else if (matcher.kind() == StringMatcher::Kind::glob || !version_exact ||
                      !positional_safe(build))
             {
-                brackets.push_back(bracket_pair("build", build));
+                text.brackets.push_back(bracket_pair("build", build));
             }
             else
             {
-                out += "=" + build;
+                text.out += "=" + build;
             }
         }
+    }
+
+    auto MatchSpec::to_string() const -> std::string
+    {
+        SpecText text;
+        write_channel_and_name(*this, text);
+        const bool version_exact = write_version(*this, text);
+        write_build(*this, version_exact, text);
+        auto& brackets = text.brackets;
+        std::string& out = text.out;
         if (!m_build_number.is_free())
         {
             brackets.push_back(bracket_pair("build_number", m_build_number.to_string()));

@@ -129,7 +129,8 @@ namespace envcheck::system
             return static_cast<int>(value);
         }
 
-        void query_gpu(const Nvml& nvml, Device device, model::NvmlGpu& gpu)
+        // Name, UUID, PCI address, brand, compute capability.
+        void query_identity(const Nvml& nvml, Device device, model::NvmlGpu& gpu)
         {
             char text[256] = {};
             if (call<DeviceStringFn>(nvml, gpu, "nvmlDeviceGetName", device, text,
@@ -159,6 +160,11 @@ namespace envcheck::system
                 gpu.compute_capability_major = first;
                 gpu.compute_capability_minor = second;
             }
+        }
+
+        // Memory, PCIe links, clocks and why they are held down.
+        void query_memory_links_clocks(const Nvml& nvml, Device device, model::NvmlGpu& gpu)
+        {
             Memory memory{};
             if (call<DeviceMemoryFn>(nvml, gpu, "nvmlDeviceGetMemoryInfo", device, &memory))
             {
@@ -203,6 +209,13 @@ namespace envcheck::system
             {
                 gpu.clock_event_reasons = reasons;
             }
+        }
+
+        // ECC mode, its error counters, and remapped rows.
+        void query_ecc(const Nvml& nvml, Device device, model::NvmlGpu& gpu)
+        {
+            int first = 0;
+            int second = 0;
             if (call<DeviceIntPairFn>(nvml, gpu, "nvmlDeviceGetEccMode", device, &first, &second))
             {
                 gpu.ecc_enabled = first != 0;
@@ -233,6 +246,12 @@ namespace envcheck::system
                 gpu.remapping_pending = rows[2] != 0;
                 gpu.remapping_failed = rows[3] != 0;
             }
+        }
+
+        // Compute mode and MIG (with the MIG devices that exist).
+        void query_modes(const Nvml& nvml, Device device, model::NvmlGpu& gpu)
+        {
+            int first = 0;
             if (call<DeviceIntFn>(nvml, gpu, "nvmlDeviceGetComputeMode", device, &first))
             {
                 gpu.compute_mode = model::compute_mode_from_code(first);
@@ -268,6 +287,13 @@ namespace envcheck::system
                     gpu.mig_devices = existing;
                 }
             }
+        }
+
+        // Persistence, temperature, power, compute processes, fabric state.
+        void query_power_and_load(const Nvml& nvml, Device device, model::NvmlGpu& gpu)
+        {
+            int first = 0;
+            unsigned value = 0;
             if (call<DeviceIntFn>(nvml, gpu, "nvmlDeviceGetPersistenceMode", device, &first))
             {
                 gpu.persistence_mode = first != 0;
@@ -307,6 +333,15 @@ namespace envcheck::system
             {
                 gpu.fabric_state = static_cast<model::FabricState>(fabric.state);
             }
+        }
+
+        void query_gpu(const Nvml& nvml, Device device, model::NvmlGpu& gpu)
+        {
+            query_identity(nvml, device, gpu);
+            query_memory_links_clocks(nvml, device, gpu);
+            query_ecc(nvml, device, gpu);
+            query_modes(nvml, device, gpu);
+            query_power_and_load(nvml, device, gpu);
         }
 
         void say(fsio::LineWriter& out, wire::Event event)

@@ -1,14 +1,23 @@
 #include "wire/events.hpp"
 
-#include "wire/json_fields.hpp"
+#include "json_fields/reader.hpp"
 
 namespace envcheck::wire
 {
     namespace
     {
-        using detail::json;
-        using detail::put;
-        using detail::Reader;
+        using json_fields::item_path;
+        using json_fields::json;
+        using json_fields::Reader;
+
+        template<class T>
+        void put(json& out, const char* key, const std::optional<T>& value)
+        {
+            if (value)
+            {
+                out[key] = *value;
+            }
+        }
 
         // --- shared values ------------------------------------------------------------------
 
@@ -24,7 +33,7 @@ namespace envcheck::wire
 
         void read_library(const json& in, model::LibraryFile& library, Reader& outer)
         {
-            Reader reader(in);
+            Reader reader(in, outer.path("library"));
             reader.required("name", library.name)
               .required("path", library.path)
               .required("real_path", library.real_path)
@@ -33,10 +42,7 @@ namespace envcheck::wire
               .required("compat", library.compat)
               .optional("version", library.version)
               .optional("size_bytes", library.size_bytes);
-            if (!reader.error().empty())
-            {
-                outer.fail("library: " + reader.error());
-            }
+            outer.fail(reader.error());
         }
 
         void read_optional_library(Reader& reader, std::optional<model::LibraryFile>& library)
@@ -78,7 +84,7 @@ namespace envcheck::wire
                 mode = model::parse_compute_mode(*text);
                 if (!mode)
                 {
-                    reader.fail("unknown compute mode '" + *text + "'");
+                    reader.fail_at("compute_mode", "unknown compute mode '" + *text + "'");
                 }
             }
         }
@@ -116,9 +122,9 @@ namespace envcheck::wire
             return out;
         }
 
-        auto read_device(const json& in, model::GpuDevice& device) -> std::string
+        auto read_device(const json& in, model::GpuDevice& device, std::string path) -> std::string
         {
-            Reader reader(in);
+            Reader reader(in, std::move(path));
             reader.required("index", device.index)
               .required("name", device.name)
               .required("uuid", device.uuid)
@@ -197,9 +203,9 @@ namespace envcheck::wire
             return out;
         }
 
-        auto read_gpu(const json& in, model::NvmlGpu& gpu) -> std::string
+        auto read_gpu(const json& in, model::NvmlGpu& gpu, std::string path) -> std::string
         {
-            Reader reader(in);
+            Reader reader(in, std::move(path));
             reader.required("index", gpu.index)
               .required("name", gpu.name)
               .required("uuid", gpu.uuid)
@@ -246,7 +252,7 @@ namespace envcheck::wire
                 gpu.fabric_state = model::parse_fabric_state(*fabric);
                 if (!gpu.fabric_state)
                 {
-                    reader.fail("unknown fabric state '" + *fabric + "'");
+                    reader.fail_at("fabric", "unknown fabric state '" + *fabric + "'");
                 }
             }
             return reader.error();
@@ -285,7 +291,7 @@ namespace envcheck::wire
         auto read_nvml(const json& in, NvmlProbe& probe) -> std::string
         {
             auto& facts = probe.facts;
-            Reader reader(in);
+            Reader reader(in, "");
             reader.required("load_error", facts.load_error)
               .optional("init_result", facts.init_result)
               .optional("driver_version", facts.driver_version)
@@ -293,25 +299,27 @@ namespace envcheck::wire
               .optional("device_count", facts.device_count);
             read_optional_library(reader, facts.library);
             read_version(reader, "cuda_driver_version", facts.cuda_driver_version);
-            for (const json* item : reader.objects("gpus"))
+            const auto gpus = reader.objects("gpus");
+            for (std::size_t i = 0; i < gpus.size(); ++i)
             {
                 model::NvmlGpu gpu;
-                if (auto error = read_gpu(*item, gpu); !error.empty())
+                if (auto error = read_gpu(*gpus[i], gpu, item_path("gpus", i)); !error.empty())
                 {
-                    return "gpu: " + error;
+                    return error;
                 }
                 facts.gpus.push_back(std::move(gpu));
             }
-            for (const json* item : reader.objects("opens"))
+            const auto opens = reader.objects("opens");
+            for (std::size_t i = 0; i < opens.size(); ++i)
             {
                 NodeOpen open;
-                Reader open_reader(*item);
+                Reader open_reader(*opens[i], item_path("opens", i));
                 open_reader.required("path", open.path)
                   .required("ok", open.ok)
                   .required("error", open.error);
-                if (!open_reader.error().empty())
+                if (!open_reader.ok())
                 {
-                    return "open: " + open_reader.error();
+                    return open_reader.error();
                 }
                 probe.opens.push_back(std::move(open));
             }
@@ -342,18 +350,20 @@ namespace envcheck::wire
 
         auto read_cuda(const json& in, model::CudaDriverFacts& facts) -> std::string
         {
-            Reader reader(in);
+            Reader reader(in, "");
             reader.required("load_error", facts.load_error)
               .optional("init_result", facts.init_result)
               .optional("device_count", facts.device_count);
             read_optional_library(reader, facts.library);
             read_version(reader, "driver_version", facts.driver_version);
-            for (const json* item : reader.objects("devices"))
+            const auto devices = reader.objects("devices");
+            for (std::size_t i = 0; i < devices.size(); ++i)
             {
                 model::GpuDevice device;
-                if (auto error = read_device(*item, device); !error.empty())
+                if (auto error = read_device(*devices[i], device, item_path("devices", i));
+                    !error.empty())
                 {
-                    return "device: " + error;
+                    return error;
                 }
                 facts.devices.push_back(std::move(device));
             }
@@ -386,50 +396,50 @@ namespace envcheck::wire
         auto read_result(const json& object, model::ProbeResult& result) -> std::string
         {
             std::string status;
-            Reader reader(object);
+            Reader reader(object, "result");
             reader.required("id", result.id)
               .required("status", status)
               .required("message", result.message)
-              .required("duration_seconds", result.duration_seconds)
+              .measured("duration_seconds", result.duration_seconds)
               .optional("cuda_error", result.cuda_error);
-            if (!reader.error().empty())
+            if (!reader.ok())
             {
                 return reader.error();
             }
             const auto parsed_status = model::parse_status(status);
             if (!parsed_status)
             {
-                return "unknown status '" + status + "'";
+                reader.fail_at("status", "unknown status '" + status + "'");
+                return reader.error();
             }
             result.status = *parsed_status;
-            const auto metrics = object.find("metrics");
-            if (metrics == object.end() || !metrics->is_array())
+            reader.list("metrics", true);
+            const auto metrics = reader.objects("metrics");
+            if (!reader.ok())
             {
-                return "missing field 'metrics'";
+                return reader.error();
             }
-            for (const auto& entry : *metrics)
+            for (std::size_t i = 0; i < metrics.size(); ++i)
             {
-                if (!entry.is_object())
-                {
-                    return "a metric is not an object";
-                }
                 model::Metric metric;
                 std::string direction;
-                Reader metric_reader(entry);
+                Reader metric_reader(*metrics[i], item_path(reader.path("metrics"), i));
                 metric_reader.required("name", metric.name)
-                  .required("value", metric.value)
+                  .measured("value", metric.value)
                   .required("unit", metric.unit)
-                  .required("spread", metric.spread)
+                  .measured("spread", metric.spread)
                   .required("samples", metric.samples)
                   .required("direction", direction);
-                if (!metric_reader.error().empty())
+                if (!metric_reader.ok())
                 {
-                    return "metric: " + metric_reader.error();
+                    return metric_reader.error();
                 }
                 const auto parsed_direction = model::parse_metric_direction(direction);
                 if (!parsed_direction)
                 {
-                    return "unknown metric direction '" + direction + "'";
+                    metric_reader.fail_at("direction",
+                                          "unknown metric direction '" + direction + "'");
+                    return metric_reader.error();
                 }
                 metric.direction = *parsed_direction;
                 result.metrics.push_back(std::move(metric));
@@ -498,7 +508,7 @@ namespace envcheck::wire
 
         auto decode_object(const json& object, const std::string& kind) -> Decoded
         {
-            Reader reader(object);
+            Reader reader(object, "");
             if (kind == "step")
             {
                 StepEvent event;
@@ -547,13 +557,13 @@ namespace envcheck::wire
                 if (const json* error = reader.object("error"))
                 {
                     model::CudaError cuda_error;
-                    Reader error_reader(*error);
+                    Reader error_reader(*error, "error");
                     error_reader.required("code", cuda_error.code)
                       .required("name", cuda_error.name)
                       .required("message", cuda_error.message);
                     if (!error_reader.error().empty())
                     {
-                        return failed("error: " + error_reader.error());
+                        return failed(error_reader.error());
                     }
                     event.error = std::move(cuda_error);
                 }
@@ -569,12 +579,11 @@ namespace envcheck::wire
                 const json* device = reader.object("device");
                 if (device == nullptr)
                 {
-                    return failed(reader.error().empty() ? "missing field 'device'"
-                                                         : reader.error());
+                    return failed(reader.ok() ? "device: missing" : reader.error());
                 }
-                if (auto error = read_device(*device, event.device); !error.empty())
+                if (auto error = read_device(*device, event.device, "device"); !error.empty())
                 {
-                    return failed("device: " + error);
+                    return failed(error);
                 }
                 return Event{ std::move(event) };
             }
@@ -601,11 +610,11 @@ namespace envcheck::wire
                 }
                 if (result == nullptr)
                 {
-                    return failed("missing field 'result'");
+                    return failed("result: missing");
                 }
                 if (auto error = read_result(*result, event.result); !error.empty())
                 {
-                    return failed("result: " + error);
+                    return failed(error);
                 }
                 return Event{ std::move(event) };
             }
@@ -631,7 +640,7 @@ namespace envcheck::wire
             return failed("not a JSON object");
         }
         std::string kind;
-        if (auto error = Reader(object).required("event", kind).error(); !error.empty())
+        if (auto error = Reader(object, "").required("event", kind).error(); !error.empty())
         {
             return failed(error);
         }

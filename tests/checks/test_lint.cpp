@@ -305,7 +305,7 @@ namespace
         CHECK(with_rule(shadowed, "cuda.pytorch-cuda-shadowed")[0].position ==
               TextPosition{ 6, 5 });
         CHECK(with_rule(shadowed, "cuda.pytorch-cuda-shadowed")[0].severity ==
-              model::Severity::warning);
+              envcheck::model::Severity::warning);
         // ... and the pytorch channel's table does not apply to conda-forge's pytorch.
         CHECK(with_rule(shadowed, "cuda.pytorch-cuda-unpublished").empty());
         for (const std::string fine :
@@ -535,9 +535,11 @@ namespace
                 std::set<std::string> actual;
                 for (const auto& finding : findings)
                 {
-                    if (finding.severity != "info" && finding.rule != "repro.unpinned")
+                    if (finding.severity != envcheck::model::Severity::info &&
+                        finding.rule != "repro.unpinned")
                     {
-                        actual.insert(finding.severity + " " + finding.rule + " " +
+                        actual.insert(std::string(envcheck::model::to_string(finding.severity)) +
+                                      " " + finding.rule + " " +
                                       std::to_string(finding.position.line));
                     }
                 }

@@ -147,21 +147,21 @@ namespace
             { "{\"packages\": []}", util::ErrorKind::parse, "no integer schema_version" },
             { "{\"schema_version\": 2, \"packages\": []}", util::ErrorKind::unsupported,
               "schema_version 2" },
-            { "{\"schema_version\": 1}", util::ErrorKind::parse, "packages must be a list" },
+            { "{\"schema_version\": 1}", util::ErrorKind::parse, "packages: missing" },
             { "{\"schema_version\": 1, \"packages\": [{\"manager\": \"npm\", \"name\": \"a\", "
               "\"version\": \"1\"}]}",
-              util::ErrorKind::parse, "packages[0].manager must be conda or pip" },
+              util::ErrorKind::parse, "packages[0].manager: expected conda or pip, not 'npm'" },
             { "{\"schema_version\": 1, \"packages\": [{\"manager\": \"conda\", \"version\": "
               "\"1\"}]}",
-              util::ErrorKind::parse, "packages[0].name is required" },
+              util::ErrorKind::parse, "packages[0].name: missing" },
             { "{\"schema_version\": 1, \"packages\": [{\"manager\": \"conda\", \"name\": \"a\", "
               "\"version\": 1}]}",
-              util::ErrorKind::parse, "packages[0].version must be a string" },
+              util::ErrorKind::parse, "packages[0].version: expected a string" },
             { "{\"schema_version\": 1, \"machine\": {\"gpus\": 3}, \"packages\": []}",
-              util::ErrorKind::parse, "machine.gpus must be a list or null" },
+              util::ErrorKind::parse, "machine.gpus: expected a list" },
             { "{\"schema_version\": 1, \"performance\": [{\"mode\": \"slow\", \"metrics\": []}], "
               "\"packages\": []}",
-              util::ErrorKind::parse, "performance[0].mode must be quick or full" },
+              util::ErrorKind::parse, "performance[0].mode: expected quick or full, not 'slow'" },
         };
         for (const auto& test : cases)
         {

@@ -112,9 +112,9 @@ namespace
         const Case cases[] = {
             { "", "not JSON", 1, 1 },
             { "{\n  \"device_index\": 0,\n  oops\n}", "not JSON", 3, 3 },
-            { "[]", "the baseline: expected an object", 0, 0 },
+            { "[]", "the document: expected an object", 0, 0 },
             { without("device_name"), "device_name: missing", 0, 0 },
-            { without("metrics"), "metrics: expected an array", 0, 0 },
+            { without("metrics"), "metrics: missing", 0, 0 },
             { [&]
               {
                   json copy = good;
