@@ -8,6 +8,7 @@
 
 #include "app/environment_file.hpp"
 #include "app/machine_state.hpp"
+#include "app/spec_against_lock.hpp"
 #include "checks/env_check.hpp"
 #include "checks/lock_check.hpp"
 #include "checks/perf.hpp"
@@ -140,8 +141,8 @@ namespace envcheck::app
             {
                 return util::unexpected(text.error());
             }
-            auto lock =
-              formats::parse_any_lock(*text, inputs.lock, { platform, request.environment });
+            auto lock = formats::parse_any_lock(
+              *text, inputs.lock, { platform, request.environment, request.categories });
             if (!lock)
             {
                 return util::unexpected(lock.error());
@@ -349,6 +350,54 @@ namespace envcheck::app
         }
     }
 
+    namespace
+    {
+        // Whether to check env against lock alone: asked for, or both given and no environment
+        // selected or active.
+        auto without_prefix(const CheckRequest& request, const ResolvedInputs& inputs,
+                            Prefixes& prefixes) -> bool
+        {
+            if (request.no_prefix)
+            {
+                return true;
+            }
+            return !inputs.env.empty() && !inputs.lock.empty() &&
+                   request.selection.prefix.empty() && request.selection.name.empty() &&
+                   !prefixes.locate(request.selection);
+        }
+
+        auto check_lock_against_env(const ResolvedInputs& inputs, const CheckRequest& request,
+                                    Files& files, model::EnvironmentCheck& check)
+          -> util::Result<void>
+        {
+            if (inputs.env.empty() || inputs.lock.empty() || request.deep)
+            {
+                return util::unexpected(util::make_error(
+                  util::ErrorKind::usage,
+                  "without an installed environment, check compares --env with --lock: pass "
+                  "both" +
+                    std::string(request.deep ? ", and no --deep (no files to verify)" : "")));
+            }
+            auto file = load_environment_file(inputs.env, files);
+            if (!file)
+            {
+                return util::unexpected(file.error());
+            }
+            const auto text = files.read_input(inputs.lock);
+            if (!text)
+            {
+                return util::unexpected(text.error());
+            }
+            check.environment_file = inputs.env;
+            check.lock_file = inputs.lock;
+            check.notes.push_back("no installed environment: the specs of " + inputs.env +
+                                  " against the packages of " + inputs.lock);
+            return check_specs_against_lock(
+              *file, *text,
+              { inputs.lock, request.environment, request.categories, request.platform }, check);
+        }
+    }
+
     auto CheckOutcome::verdict() const -> Verdict
     {
         return check.passed() ? Verdict::clean : Verdict::findings;
@@ -368,6 +417,16 @@ namespace envcheck::app
         if (!resolved)
         {
             return util::unexpected(resolved.error());
+        }
+        if (without_prefix(request, *resolved, ports.prefixes))
+        {
+            if (auto compared = check_lock_against_env(*resolved, request, ports.files, check);
+                !compared)
+            {
+                return util::unexpected(compared.error());
+            }
+            auto fleet = fleet_view(check, std::nullopt, clock);
+            return CheckOutcome{ std::move(check), std::move(fleet) };
         }
         const auto located = ports.prefixes.locate(request.selection);
         if (!located)

@@ -3,7 +3,9 @@
 // Inputs: `env` (every requested MatchSpec and pip requirement must be satisfied) and/or `lock`
 // (envcheck's lock, conda-lock.yml, pixi.lock or @EXPLICIT: identity per package, then the
 // machine and performance parts). With neither, ./environment.yml and the lock beside it
-// (environment.lock.json). The environment: --prefix, -n NAME, $VIRTUAL_ENV or $CONDA_PREFIX.
+// (environment.lock.json). The environment: --prefix, -n NAME, $VIRTUAL_ENV or $CONDA_PREFIX;
+// with none of them (or no_prefix), env and lock are checked against each other: every spec
+// against the locked packages of each platform of the lock (app/spec_against_lock.hpp).
 //
 // Every input is read before anything is compared: an input that cannot be read or parsed is an
 // error (exit 2); drift of a package, a file (deep), a record, the machine or the performance is
@@ -27,10 +29,14 @@ namespace envcheck::app
         std::string env;                     // the environment file
         std::string lock;                    // the lock, in any format envcheck reads
         std::string environment = "default"; // pixi.lock: the environment
+        std::vector<std::string> categories; // conda-lock: the categories to read; empty: all
         std::string platform;                // of a multi-platform lock; empty: this machine's
         bool deep = false;                   // also verify every installed file
         bool no_gpu = false;                 // neither probe the driver and GPUs nor measure
-        unsigned jobs = 0;                   // threads for reading and hashing; 0: one per core
+        // Check env against lock alone, without an installed environment (also what happens
+        // when both are given and no environment is selected or active).
+        bool no_prefix = false;
+        unsigned jobs = 0; // threads for reading and hashing; 0: one per core
         std::vector<std::string> perf_tolerances; // "15%", "bandwidth.h2d_pinned_gbps=5%"
     };
 

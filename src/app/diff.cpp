@@ -30,7 +30,8 @@ namespace envcheck::app
             {
                 const std::string platform =
                   request.platform.empty() ? ports.machine.platform() : request.platform;
-                auto lock = formats::parse_any_lock(*text, path, { platform, request.environment });
+                auto lock = formats::parse_any_lock(
+                  *text, path, { platform, request.environment, request.categories });
                 if (!lock)
                 {
                     return util::unexpected(lock.error());

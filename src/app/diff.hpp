@@ -5,6 +5,7 @@
 #define ENVCHECK_APP_DIFF_HPP
 
 #include <string>
+#include <vector>
 
 #include "app/outcome.hpp"
 #include "app/ports.hpp"
@@ -19,6 +20,7 @@ namespace envcheck::app
         std::string new_path;
         std::string platform; // locks: of a multi-platform lock; empty: this machine's
         std::string environment = "default"; // pixi.lock: the environment
+        std::vector<std::string> categories; // conda-lock: the categories to read; empty: all
     };
 
     struct DiffOutcome

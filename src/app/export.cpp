@@ -36,8 +36,8 @@ namespace envcheck::app
             }
             const std::string platform =
               request.platform.empty() ? ports.machine.platform() : request.platform;
-            auto lock =
-              formats::parse_any_lock(*text, request.lock, { platform, request.environment });
+            auto lock = formats::parse_any_lock(
+              *text, request.lock, { platform, request.environment, request.categories });
             if (!lock)
             {
                 return util::unexpected(lock.error());

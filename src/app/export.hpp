@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "app/lock.hpp"
 #include "app/outcome.hpp"
@@ -21,6 +22,7 @@ namespace envcheck::app
         PrefixSelection selection;           // the environment, when no lock is given
         std::string lock;                    // export this lock instead
         std::string environment = "default"; // pixi.lock: the environment
+        std::vector<std::string> categories; // conda-lock: the categories to read; empty: all
         std::string platform;                // of a multi-platform lock; empty: this machine's
         formats::ExportFormat format = formats::ExportFormat::explicit_;
         formats::ExportHash hash = formats::ExportHash::sha256;

@@ -5,6 +5,7 @@
 
 #include "checks/cuda_driver_table.hpp"
 #include "checks/lint.hpp"
+#include "formats/file_kind.hpp"
 #include "model/cuda_version.hpp"
 
 namespace envcheck::app
@@ -62,6 +63,12 @@ namespace envcheck::app
             if (!text)
             {
                 return util::unexpected(text.error());
+            }
+            // A lock or conda's other YAML is said to be what it is (a lock is read as one),
+            // never linted as an environment file.
+            if (auto other = formats::lint_non_environment(*text, path))
+            {
+                return to_report(path, *other);
             }
             auto diagnostics = checks::lint_text(*text, options);
             if (channels.enabled)

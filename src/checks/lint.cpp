@@ -5,6 +5,7 @@
 
 #include "checks/lint_input.hpp"
 #include "checks/lint_rules.hpp"
+#include "formats/file_kind.hpp"
 
 namespace envcheck::checks
 {
@@ -131,6 +132,8 @@ namespace envcheck::checks
     {
         std::vector<formats::LoaderRule> catalog(formats::loader_rules().begin(),
                                                  formats::loader_rules().end());
+        catalog.insert(catalog.end(), formats::file_kind_rules().begin(),
+                       formats::file_kind_rules().end());
         for (const auto& rule : table)
         {
             catalog.push_back(

@@ -58,11 +58,17 @@ namespace envcheck::cli
           "The lock to match: envcheck's, conda-lock.yml, pixi.lock or an @EXPLICIT file");
         app.add_option("--environment", request.environment,
                        "The pixi.lock environment (default: default)");
+        app.add_option("--category", request.categories,
+                       "conda-lock: read only this category (main, dev, an extra); repeat for "
+                       "more (default: every category, as conda-lock install does)");
         app.add_option(
           "--platform", request.platform,
           "The platform of a multi-platform lock (default: this machine's, e.g. linux-64)");
         app.add_flag("--deep", request.deep,
                      "Also verify every installed file against its package's sha256 and size");
+        app.add_flag("--no-prefix", request.no_prefix,
+                     "Check --env against --lock alone, per platform of the lock, without an "
+                     "installed environment (also when both are given and none is active)");
         app.add_flag("--no-gpu", request.no_gpu,
                      "Do not probe the driver and GPUs or measure performance");
         app

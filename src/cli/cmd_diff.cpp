@@ -56,6 +56,9 @@ namespace envcheck::cli
                        "Locks: the platform of a multi-platform lock (default: this machine's)");
         app.add_option("--environment", request.environment,
                        "pixi.lock: the environment to compare (default: default)");
+        app.add_option("--category", request.categories,
+                       "conda-lock: read only this category (main, dev, an extra); repeat for "
+                       "more (default: every category, as conda-lock install does)");
         return [options](app::Ports& ports) { return run_diff(*options, ports); };
     }
 }

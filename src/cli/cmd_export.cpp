@@ -59,6 +59,9 @@ namespace envcheck::cli
                        "of an environment");
         app.add_option("--environment", request.environment,
                        "The pixi.lock environment (default: default)");
+        app.add_option("--category", request.categories,
+                       "conda-lock: read only this category (main, dev, an extra); repeat for "
+                       "more (default: every category, as conda-lock install does)");
         app.add_option("--platform", request.platform,
                        "The platform of a multi-platform lock (default: this machine's)");
         // The names bind through strings: CLI11 2.1 cannot bind an enum whose namespace has a
