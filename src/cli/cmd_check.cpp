@@ -20,6 +20,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "checks/consistency.hpp"
 #include "checks/env_check.hpp"
 #include "checks/lock_check.hpp"
 #include "checks/perf.hpp"
@@ -29,6 +30,8 @@
 #include "cli/inputs.hpp"
 #include "cli/output.hpp"
 #include "formats/lock.hpp"
+#include "formats/pyproject.hpp"
+#include "formats/requirements_txt.hpp"
 #include "fsio/files.hpp"
 #include "gpu/smoke.hpp"
 #include "prefix/reader.hpp"
@@ -68,6 +71,14 @@ namespace envcheck::cli
     auto parse_environment_text(const std::string& text, const std::string& path)
       -> util::Result<formats::EnvironmentFile>
     {
+        if (formats::is_requirements_file_name(path))
+        {
+            return formats::parse_requirements_txt(text, path);
+        }
+        if (formats::is_pyproject_file_name(path))
+        {
+            return formats::parse_pyproject(text, path);
+        }
         auto file = formats::parse_environment_yaml(text, path);
         if (!file)
         {
@@ -178,6 +189,7 @@ namespace envcheck::cli
             std::string environment = "default";
             std::string platform;
             bool deep = false;
+            bool untracked = false;
             bool no_gpu = false;
             bool verbose = false;
             unsigned jobs = 0;
@@ -496,14 +508,21 @@ namespace envcheck::cli
             {
                 check.packages = std::move(from_environment_file);
             }
+            // Like `pip check` and conda's consistency check: every installed package's own
+            // requirements against the rest of the environment.
+            {
+                auto consistency = checks::check_consistency(*installed, platform);
+                check.packages.insert(check.packages.end(),
+                                      std::make_move_iterator(consistency.packages.begin()),
+                                      std::make_move_iterator(consistency.packages.end()));
+                check.notes.insert(check.notes.end(), consistency.notes.begin(),
+                                   consistency.notes.end());
+            }
             if (options.deep)
             {
-                if (installed->kind == model::PrefixKind::venv)
-                {
-                    check.notes.push_back(
-                      "--deep: a venv has no conda records to verify files against");
-                }
-                auto verified = prefix::verify_files(located->path, installed->files, options.jobs);
+                auto verified =
+                  prefix::verify_files(located->path, installed->files,
+                                       prefix::VerifyOptions{ options.jobs, options.untracked });
                 check.files = std::move(verified.findings);
                 check.deep_summary = verified.summary;
             }
@@ -555,8 +574,15 @@ namespace envcheck::cli
         app.add_option(
           "--platform", options->platform,
           "The platform of a multi-platform lock (default: this machine's, e.g. linux-64)");
-        app.add_flag("--deep", options->deep,
-                     "Also verify every installed file against its package's sha256 and size");
+        auto* deep = app.add_flag(
+          "--deep", options->deep,
+          "Also verify every installed file against its package's sha256 and size (conda "
+          "records' paths_data, pip distributions' RECORD)");
+        app
+          .add_flag("--untracked", options->untracked,
+                    "With --deep: also report files in pip distributions' directories that no "
+                    "RECORD lists")
+          ->needs(deep);
         app.add_flag("--no-gpu", options->no_gpu,
                      "Do not probe the driver and GPUs or measure performance");
         app

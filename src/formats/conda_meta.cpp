@@ -611,6 +611,10 @@ namespace envcheck::formats
                 {
                     return string_array(key, package.depends);
                 }
+                if (key == "constrains")
+                {
+                    return string_array(key, record.constrains);
+                }
                 if (key == "noarch")
                 {
                     // "python" / "generic"; very old records wrote a boolean.
@@ -855,7 +859,8 @@ namespace envcheck::formats
             std::vector<std::string> requested_specs;
             if (!string_field("requested_spec", requested_spec, false) ||
                 !string_list("requested_specs", requested_specs) ||
-                !string_list("depends", package.depends))
+                !string_list("depends", package.depends) ||
+                !string_list("constrains", record.constrains))
             {
                 return false;
             }

@@ -8,7 +8,7 @@
 set -euo pipefail
 dir=${1:?usage: make_sysroot.sh DIR [MIRROR]}
 mirror=${2:-http://deb.debian.org/debian}
-if [[ -e "$dir/envcheck-sysroot-v2.stamp" ]]; then
+if [[ -e "$dir/envcheck-sysroot-v3.stamp" ]]; then
     exit 0
 fi
 command -v debootstrap >/dev/null || { echo "make_sysroot.sh: needs debootstrap (apt-get install debootstrap)" >&2; exit 2; }
@@ -22,7 +22,7 @@ debootstrap --variant=minbase \
 # headers, unpacked into the sysroot: the same versions as the normal build.
 debs=$(mktemp -d)
 chmod 755 "$debs"  # apt-get download runs as _apt
-(cd "$debs" && apt-get download -qq libyaml-cpp-dev libyaml-cpp0.7 libyaml-dev libyaml-0-2 nlohmann-json3-dev libcli11-dev libcurl4-openssl-dev)
+(cd "$debs" && apt-get download -qq libyaml-cpp-dev libyaml-cpp0.7 libyaml-dev libyaml-0-2 nlohmann-json3-dev libcli11-dev libcurl4-openssl-dev libtomlplusplus-dev)
 for deb in "$debs"/*.deb; do
     dpkg-deb -x "$deb" "$dir"
 done
@@ -36,4 +36,4 @@ find "$dir/lib" "$dir/lib64" "$dir/usr/lib" -type l -lname '/*' -print0 |
     done
 mkdir -p "$dir/libgcc-envcheck"
 ln -sfnr "$dir/usr/lib/gcc/x86_64-linux-gnu/10/libgcc_eh.a" "$dir/libgcc-envcheck/libgcc_eh.a"
-echo "bullseye $(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$dir/envcheck-sysroot-v2.stamp"
+echo "bullseye $(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$dir/envcheck-sysroot-v3.stamp"
