@@ -239,3 +239,22 @@ def test_pip_files_in_a_conda_environment(channel, wheels, tmp_path):
         ("alpha", f"{realenv.SITE_PACKAGES}/alpha/__init__.py", "modified"),
         ("hello", "share/hello/data.txt", "modified"),
     ]
+
+
+def test_non_utf8_names_and_missing_metadata(venv):
+    """A RECORD naming a file whose name is not UTF-8, and a dist-info without METADATA: the
+    reports stay valid JSON, and the other distribution is still verified."""
+    prefix, site = venv
+    record = site / "alpha-1.0.dist-info" / "RECORD"
+    record.write_bytes(record.read_bytes() + b"alpha/caf\xe9.py,,\n")
+    code, report = check_json("--prefix", prefix, "--deep", "--no-gpu")
+    assert code == 1
+    assert [(f["package"], f["status"]) for f in report["files"]] == [("alpha", "missing")]
+    assert report["files"][0]["path"].startswith(f"{site.relative_to(prefix)}/alpha/caf")
+    realenv.validate(report, "check-report.schema.json")
+    (site / "beta_pkg-1.0.dist-info" / "METADATA").unlink()
+    code, report = check_json("--prefix", prefix, "--deep", "--no-gpu")
+    assert code == 1
+    assert [p["location"]["file"] for p in report["problems"]] == [
+        f"{site.relative_to(prefix)}/beta_pkg-1.0.dist-info/METADATA"]
+    assert [(f["package"], f["status"]) for f in report["files"]] == [("alpha", "missing")]
