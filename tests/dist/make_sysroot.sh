@@ -2,13 +2,21 @@
 # Makes the sysroot of the portable build (src/dist/bullseye.cmake) in DIR: Debian 11
 # "bullseye" (glibc 2.31) from debootstrap, with its libc6-dev and gcc 10's libgcc_eh, plus the
 # development files of this Debian 12 machine's yaml-cpp and libyaml (static libraries), nlohmann-json,
-# CLI11 and libcurl (headers; libcurl is loaded at run time). The same DIR is a chroot in which
+# CLI11, toml++ and libcurl (headers; libcurl is loaded at run time). The same DIR is a chroot in which
 # tests/dist runs the binary and installs the wheel. Run as root; about 3 minutes and 400 MB.
 #   tests/dist/make_sysroot.sh DIR [MIRROR]
 set -euo pipefail
 dir=${1:?usage: make_sysroot.sh DIR [MIRROR]}
 mirror=${2:-http://deb.debian.org/debian}
-if [[ -e "$dir/envcheck-sysroot-v3.stamp" ]]; then
+if [[ -e "$dir/envcheck-sysroot-v2.stamp" ]]; then
+    # A sysroot made before envcheck read TOML: add toml++'s headers to it in place.
+    if [[ ! -e "$dir/usr/include/toml++/toml.h" ]]; then
+        debs=$(mktemp -d)
+        chmod 755 "$debs"
+        (cd "$debs" && apt-get download -qq libtomlplusplus-dev)
+        dpkg-deb -x "$debs"/libtomlplusplus-dev_*.deb "$dir"
+        rm -rf "$debs"
+    fi
     exit 0
 fi
 command -v debootstrap >/dev/null || { echo "make_sysroot.sh: needs debootstrap (apt-get install debootstrap)" >&2; exit 2; }
@@ -36,4 +44,4 @@ find "$dir/lib" "$dir/lib64" "$dir/usr/lib" -type l -lname '/*' -print0 |
     done
 mkdir -p "$dir/libgcc-envcheck"
 ln -sfnr "$dir/usr/lib/gcc/x86_64-linux-gnu/10/libgcc_eh.a" "$dir/libgcc-envcheck/libgcc_eh.a"
-echo "bullseye $(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$dir/envcheck-sysroot-v3.stamp"
+echo "bullseye $(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$dir/envcheck-sysroot-v2.stamp"
