@@ -1,6 +1,7 @@
 #include "app/check.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <optional>
 #include <set>
 #include <string>
@@ -9,6 +10,7 @@
 #include "app/environment_file.hpp"
 #include "app/machine_state.hpp"
 #include "app/spec_against_lock.hpp"
+#include "checks/consistency.hpp"
 #include "checks/env_check.hpp"
 #include "checks/lock_check.hpp"
 #include "checks/perf.hpp"
@@ -318,6 +320,14 @@ namespace envcheck::app
                 check.packages = std::move(result->packages);
                 check.notes.insert(check.notes.end(), result->notes.begin(), result->notes.end());
             }
+            // Like `pip check` and conda's consistency check: every installed package's own
+            // requirements against the rest of the environment.
+            auto consistency = checks::check_consistency(installed, platform);
+            check.packages.insert(check.packages.end(),
+                                  std::make_move_iterator(consistency.packages.begin()),
+                                  std::make_move_iterator(consistency.packages.end()));
+            check.notes.insert(check.notes.end(), consistency.notes.begin(),
+                               consistency.notes.end());
             std::optional<model::MachineFacts> facts;
             if (inputs.lock)
             {
@@ -326,12 +336,8 @@ namespace envcheck::app
             }
             if (request.deep)
             {
-                if (installed.kind == model::PrefixKind::venv)
-                {
-                    check.notes.push_back(
-                      "--deep: a venv has no conda records to verify files against");
-                }
-                auto verified = ports.prefixes.verify(prefix, installed.files, request.jobs);
+                auto verified =
+                  ports.prefixes.verify(prefix, installed.files, request.jobs, request.untracked);
                 check.files = std::move(verified.findings);
                 check.deep_summary = verified.summary;
             }

@@ -32,6 +32,7 @@ namespace envcheck::app
         std::vector<std::string> categories; // conda-lock: the categories to read; empty: all
         std::string platform;                // of a multi-platform lock; empty: this machine's
         bool deep = false;                   // also verify every installed file
+        bool untracked = false;              // deep: also files no RECORD lists (pip)
         bool no_gpu = false;                 // neither probe the driver and GPUs nor measure
         // Check env against lock alone, without an installed environment (also what happens
         // when both are given and no environment is selected or active).

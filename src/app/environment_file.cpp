@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "formats/pyproject.hpp"
+#include "formats/requirements_txt.hpp"
 #include "util/sha256.hpp"
 
 namespace envcheck::app
@@ -9,6 +11,14 @@ namespace envcheck::app
     auto parse_environment_text(const std::string& text, const std::string& path)
       -> util::Result<formats::EnvironmentFile>
     {
+        if (formats::is_requirements_file_name(path))
+        {
+            return formats::parse_requirements_txt(text, path);
+        }
+        if (formats::is_pyproject_file_name(path))
+        {
+            return formats::parse_pyproject(text, path);
+        }
         auto file = formats::parse_environment_yaml(text, path);
         if (!file)
         {

@@ -98,9 +98,11 @@ namespace envcheck::app
         [[nodiscard]] virtual auto read(const std::string& prefix, const PrefixReadOptions& options)
           -> util::Result<model::InstalledEnvironment> = 0;
         // Every installed file against what its package installed (check --deep).
+        // conda records' paths_data and pip distributions' RECORD; with `untracked`, also the
+        // files in pip distributions' directories that nothing lists.
         [[nodiscard]] virtual auto verify(const std::string& prefix,
                                           const std::vector<model::PackageFiles>& packages,
-                                          unsigned threads) -> VerifiedFiles = 0;
+                                          unsigned threads, bool untracked) -> VerifiedFiles = 0;
     };
 
     // The machine: OS, driver, GPUs.

@@ -25,31 +25,6 @@ namespace envcheck::checks
             return package.build.empty() ? package.version : package.version + " " + package.build;
         }
 
-        auto record_of(const model::Package& package) -> std::optional<specs::PackageRecord>
-        {
-            auto version = specs::Version::parse(package.version);
-            if (!version)
-            {
-                return std::nullopt;
-            }
-            specs::PackageRecord record;
-            record.name = package.name;
-            record.version = std::move(*version);
-            record.build = package.build;
-            record.build_number = package.build_number && *package.build_number > 0
-                                    ? static_cast<std::uint64_t>(*package.build_number)
-                                    : 0;
-            record.channel = package.channel;
-            record.subdir = package.subdir;
-            record.md5 = package.md5;
-            record.sha256 = package.sha256;
-            record.url = package.url;
-            record.fn = package.filename;
-            record.size = package.size;
-            record.depends = package.depends;
-            return record;
-        }
-
         class Checker
         {
         public:
@@ -131,7 +106,7 @@ namespace envcheck::checks
                     {
                         continue;
                     }
-                    const auto record = record_of(*package);
+                    const auto record = package_record_of(*package);
                     if (record && spec->matches(*record))
                     {
                         finding.installed = *package;
@@ -306,6 +281,31 @@ namespace envcheck::checks
             return !negate;
         }
         return std::nullopt;
+    }
+
+    auto package_record_of(const model::Package& package) -> std::optional<specs::PackageRecord>
+    {
+        auto version = specs::Version::parse(package.version);
+        if (!version)
+        {
+            return std::nullopt;
+        }
+        specs::PackageRecord record;
+        record.name = package.name;
+        record.version = std::move(*version);
+        record.build = package.build;
+        record.build_number = package.build_number && *package.build_number > 0
+                                ? static_cast<std::uint64_t>(*package.build_number)
+                                : 0;
+        record.channel = package.channel;
+        record.subdir = package.subdir;
+        record.md5 = package.md5;
+        record.sha256 = package.sha256;
+        record.url = package.url;
+        record.fn = package.filename;
+        record.size = package.size;
+        record.depends = package.depends;
+        return record;
     }
 
     auto check_environment_file(const formats::EnvironmentFile& file, std::string_view file_name,

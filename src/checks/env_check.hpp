@@ -18,6 +18,7 @@
 
 #include "formats/environment_yaml.hpp"
 #include "model/environment.hpp"
+#include "specs/package_record.hpp"
 #include "util/result.hpp"
 
 namespace envcheck::checks
@@ -36,6 +37,11 @@ namespace envcheck::checks
                                               const model::InstalledEnvironment& installed,
                                               std::string_view platform)
       -> util::Result<EnvironmentFileCheck>;
+
+    // An installed conda package as the record a MatchSpec is matched against; nullopt when its
+    // version is not a conda version.
+    [[nodiscard]] auto package_record_of(const model::Package& package)
+      -> std::optional<specs::PackageRecord>;
 
     // Whether a selector (`linux`, `osx`, `win`, `unix`, `linux64`, `not win`, ...) applies to a
     // conda platform; nullopt when the selector is not understood.

@@ -64,8 +64,15 @@ namespace envcheck::cli
         app.add_option(
           "--platform", request.platform,
           "The platform of a multi-platform lock (default: this machine's, e.g. linux-64)");
-        app.add_flag("--deep", request.deep,
-                     "Also verify every installed file against its package's sha256 and size");
+        auto* deep = app.add_flag(
+          "--deep", request.deep,
+          "Also verify every installed file against its package's sha256 and size (conda "
+          "records' paths_data, pip distributions' RECORD)");
+        app
+          .add_flag("--untracked", request.untracked,
+                    "With --deep: also report files in pip distributions' directories that no "
+                    "RECORD lists")
+          ->needs(deep);
         app.add_flag("--no-prefix", request.no_prefix,
                      "Check --env against --lock alone, per platform of the lock, without an "
                      "installed environment (also when both are given and none is active)");

@@ -185,9 +185,10 @@ namespace envcheck::cli
             return prefix::read_prefix(path, { options.files, options.threads });
         }
         auto verify(const std::string& path, const std::vector<model::PackageFiles>& packages,
-                    unsigned threads) -> app::VerifiedFiles override
+                    unsigned threads, bool untracked) -> app::VerifiedFiles override
         {
-            auto verified = prefix::verify_files(path, packages, threads);
+            auto verified =
+              prefix::verify_files(path, packages, prefix::VerifyOptions{ threads, untracked });
             return { std::move(verified.findings), verified.summary };
         }
 

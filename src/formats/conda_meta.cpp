@@ -611,6 +611,10 @@ namespace envcheck::formats
                 {
                     return string_array(key, package.depends);
                 }
+                if (key == "constrains")
+                {
+                    return string_array(key, record.constrains);
+                }
                 if (key == "noarch")
                 {
                     // "python" / "generic"; very old records wrote a boolean.
@@ -906,7 +910,8 @@ namespace envcheck::formats
                 problem = "a conda-meta record must be a JSON object";
                 return false;
             }
-            if (!package_from_json(document, record.package, problem))
+            if (!package_from_json(document, record.package, problem) ||
+                !string_list(document, "constrains", record.constrains, problem))
             {
                 return false;
             }

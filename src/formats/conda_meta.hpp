@@ -37,7 +37,8 @@ namespace envcheck::formats
         // The Python distributions the record installed: "<site-packages>/<dist>.dist-info" or
         // ".egg-info" paths, relative to the prefix, each once.
         std::vector<std::string> python_anchors;
-        std::vector<std::string> files; // with CondaMetaOptions::files
+        std::vector<std::string> constrains; // MatchSpecs on other packages, if installed
+        std::vector<std::string> files;      // with CondaMetaOptions::files
         // With CondaMetaOptions::files: the paths_data entries, paths as installed in the prefix
         // (noarch: python's "site-packages/" and "python-scripts/" mapped through `files`).
         std::vector<model::InstalledFile> paths;

@@ -134,6 +134,214 @@ namespace envcheck::formats
         return url;
     }
 
+    auto decode_base64url(std::string_view text) -> std::optional<std::string>
+    {
+        const auto value = [](char c) -> int
+        {
+            if (c >= 'A' && c <= 'Z')
+            {
+                return c - 'A';
+            }
+            if (c >= 'a' && c <= 'z')
+            {
+                return c - 'a' + 26;
+            }
+            if (c >= '0' && c <= '9')
+            {
+                return c - '0' + 52;
+            }
+            if (c == '-' || c == '+')
+            {
+                return 62;
+            }
+            if (c == '_' || c == '/')
+            {
+                return 63;
+            }
+            return -1;
+        };
+        while (text.ends_with('='))
+        {
+            text.remove_suffix(1); // tolerated, as Python's urlsafe_b64decode does
+        }
+        if (text.size() % 4 == 1)
+        {
+            return std::nullopt;
+        }
+        std::string bytes;
+        bytes.reserve(text.size() * 3 / 4);
+        std::uint32_t buffer = 0;
+        int bits = 0;
+        for (const char c : text)
+        {
+            const int v = value(c);
+            if (v < 0)
+            {
+                return std::nullopt;
+            }
+            buffer = (buffer << 6) | static_cast<std::uint32_t>(v);
+            bits += 6;
+            if (bits >= 8)
+            {
+                bits -= 8;
+                bytes.push_back(static_cast<char>((buffer >> bits) & 0xffU));
+            }
+        }
+        return bytes;
+    }
+
+    namespace
+    {
+        auto record_error(std::string_view file_name, std::size_t line, std::string message)
+          -> util::Error
+        {
+            return metadata_error(file_name, line, "RECORD: " + std::move(message));
+        }
+
+        // One CSV line (Python's csv module, the writer pip and uv use): fields separated by
+        // commas, a field in double quotes may hold commas and doubled quotes.
+        auto split_csv(std::string_view line) -> std::optional<std::vector<std::string>>
+        {
+            std::vector<std::string> fields(1);
+            bool quoted = false;
+            for (std::size_t i = 0; i < line.size(); ++i)
+            {
+                const char c = line[i];
+                if (quoted)
+                {
+                    if (c == '"' && i + 1 < line.size() && line[i + 1] == '"')
+                    {
+                        fields.back() += '"';
+                        ++i;
+                    }
+                    else if (c == '"')
+                    {
+                        quoted = false;
+                    }
+                    else
+                    {
+                        fields.back() += c;
+                    }
+                }
+                else if (c == '"' && fields.back().empty())
+                {
+                    quoted = true;
+                }
+                else if (c == ',')
+                {
+                    fields.emplace_back();
+                }
+                else
+                {
+                    fields.back() += c;
+                }
+            }
+            if (quoted)
+            {
+                return std::nullopt;
+            }
+            return fields;
+        }
+
+        auto to_hex(std::string_view bytes) -> std::string
+        {
+            static constexpr char digits[] = "0123456789abcdef";
+            std::string hex;
+            hex.reserve(bytes.size() * 2);
+            for (const char byte : bytes)
+            {
+                const auto b = static_cast<unsigned char>(byte);
+                hex += digits[b >> 4U];
+                hex += digits[b & 0xfU];
+            }
+            return hex;
+        }
+    }
+
+    auto parse_record(std::string_view text, std::string_view file_name)
+      -> util::Result<std::vector<RecordEntry>>
+    {
+        std::vector<RecordEntry> entries;
+        std::size_t line_number = 0;
+        for (auto line : util::split_lines(text))
+        {
+            ++line_number;
+            if (line.ends_with('\r'))
+            {
+                line.remove_suffix(1);
+            }
+            if (util::trim(line).empty())
+            {
+                continue;
+            }
+            if (line.find('\0') != std::string_view::npos)
+            {
+                return util::unexpected(record_error(file_name, line_number, "a NUL byte"));
+            }
+            auto fields = split_csv(line);
+            if (!fields)
+            {
+                return util::unexpected(
+                  record_error(file_name, line_number, "an unterminated quoted field"));
+            }
+            if (fields->size() != 3)
+            {
+                return util::unexpected(
+                  record_error(file_name, line_number,
+                               "expected 3 fields (path,hash,size) but found " +
+                                 std::to_string(fields->size())));
+            }
+            RecordEntry entry;
+            entry.line = line_number;
+            entry.path = std::move((*fields)[0]);
+            if (entry.path.empty())
+            {
+                return util::unexpected(record_error(file_name, line_number, "an empty path"));
+            }
+            const std::string& hash = (*fields)[1];
+            if (hash.starts_with("sha256="))
+            {
+                const auto digest = decode_base64url(std::string_view(hash).substr(7));
+                if (!digest || digest->size() != 32)
+                {
+                    return util::unexpected(
+                      record_error(file_name, line_number,
+                                   "'" + hash.substr(0, 80) +
+                                     "' is not a sha256 in urlsafe base64 (43 characters)"));
+                }
+                entry.sha256 = to_hex(*digest);
+            }
+            else if (!hash.empty())
+            {
+                if (hash.find('=') == std::string::npos)
+                {
+                    return util::unexpected(
+                      record_error(file_name, line_number,
+                                   "'" + hash.substr(0, 80) + "' is not ALGORITHM=DIGEST"));
+                }
+                entry.other_hash = hash;
+            }
+            const std::string& size = (*fields)[2];
+            if (!size.empty())
+            {
+                std::uint64_t value = 0;
+                for (const char c : size)
+                {
+                    if (c < '0' || c > '9' || value > (UINT64_MAX - 9) / 10)
+                    {
+                        return util::unexpected(record_error(file_name, line_number,
+                                                             "size '" + size.substr(0, 40) +
+                                                               "' is not a number of bytes"));
+                    }
+                    value = value * 10 + static_cast<std::uint64_t>(c - '0');
+                }
+                entry.size = value;
+            }
+            entries.push_back(std::move(entry));
+        }
+        return entries;
+    }
+
     auto parse_installer(std::string_view text) -> std::string
     {
         const auto lines = util::split_lines(text);

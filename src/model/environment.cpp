@@ -8,8 +8,10 @@ namespace envcheck::model
 {
     namespace
     {
-        constexpr std::array<std::pair<PackageStatus, std::string_view>, 5> package_status_names{ {
+        constexpr std::array<std::pair<PackageStatus, std::string_view>, 7> package_status_names{ {
           { PackageStatus::ok, "ok" },
+          { PackageStatus::broken_dependency, "broken-dependency" },
+          { PackageStatus::conflicting_constraint, "conflicting-constraint" },
           { PackageStatus::unsatisfied, "unsatisfied" },
           { PackageStatus::missing, "missing" },
           { PackageStatus::changed, "changed" },
@@ -100,14 +102,32 @@ namespace envcheck::model
 
     auto to_string(FileStatus status) -> std::string_view
     {
-        return status == FileStatus::modified ? "modified" : "missing";
+        switch (status)
+        {
+            case FileStatus::modified:
+                return "modified";
+            case FileStatus::missing:
+                return "missing";
+            case FileStatus::untracked:
+                return "untracked";
+            case FileStatus::wrong_record_hash:
+                return "wrong-record-hash";
+        }
+        return "modified";
+    }
+
+    auto is_failure(FileStatus status) -> bool
+    {
+        return status != FileStatus::wrong_record_hash;
     }
 
     auto EnvironmentCheck::passed() const -> bool
     {
         const auto failed = [](const CheckOutcome& outcome) { return is_failure(outcome.status); };
-        return count(PackageStatus::ok) == packages.size() && files.empty() && problems.empty() &&
-               std::none_of(machine.begin(), machine.end(), failed) &&
+        return count(PackageStatus::ok) == packages.size() &&
+               std::none_of(files.begin(), files.end(),
+                            [](const FileFinding& file) { return is_failure(file.status); }) &&
+               problems.empty() && std::none_of(machine.begin(), machine.end(), failed) &&
                std::none_of(performance.begin(), performance.end(), failed);
     }
 
@@ -145,13 +165,17 @@ namespace envcheck::model
         }
         for (const auto& file : check.files)
         {
-            run.outcomes.push_back({ "file." + file.package,
-                                     Status::fail,
-                                     std::string(to_string(file.status)) + " " + file.path +
-                                       (file.detail.empty() ? "" : " (" + file.detail + ")"),
-                                     "reinstall the package",
-                                     {},
-                                     { { "path", file.path } } });
+            const bool fails = is_failure(file.status);
+            run.outcomes.push_back(
+              { "file." + file.package,
+                fails ? Status::fail : Status::warn,
+                std::string(to_string(file.status)) + " " + file.path +
+                  (file.detail.empty() ? "" : " (" + file.detail + ")"),
+                file.status == FileStatus::untracked
+                  ? "remove the file, or reinstall the package"
+                  : (fails ? "reinstall the package" : "report the wrong RECORD to the package"),
+                {},
+                { { "path", file.path }, { "status", std::string(to_string(file.status)) } } });
         }
         for (const auto& problem : check.problems)
         {

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "model/check_result.hpp"
@@ -54,8 +55,12 @@ namespace envcheck::model
 
     struct PackageFiles
     {
-        std::string package; // the conda record's name
+        std::string package; // the conda record's or the distribution's name
         std::vector<InstalledFile> files;
+        Manager manager = Manager::conda;
+        // pip: the dist-info RECORD the files come from, relative to the prefix (its time of
+        // writing tells a hash wrong from install apart from a later change); empty for conda.
+        std::string record;
 
         auto operator==(const PackageFiles&) const -> bool = default;
     };
@@ -71,6 +76,9 @@ namespace envcheck::model
         // not packages of their own, but what pip sees, so pip requirements can be satisfied
         // by them. Name and version come from the directory name.
         std::vector<Package> conda_owned_distributions;
+        // conda records' `constrains` (MatchSpecs a package puts on others when they are
+        // installed), by record name; records without any are absent.
+        std::vector<std::pair<std::string, std::vector<std::string>>> constrains;
         std::optional<std::string> python_version; // "3.11.7": the python record or pyvenv.cfg
         std::vector<std::string> site_packages;    // relative to the prefix
         // Records and distributions that could not be read: file (relative to the prefix),
@@ -91,6 +99,12 @@ namespace envcheck::model
         missing,     // requested or locked, not installed
         changed,     // installed, but its identity differs from the lock
         extra,       // installed, not in the lock
+        // installed, but one of its own requirements is not met by the environment (a conda
+        // depends, a pip Requires-Dist): what `pip check` and conda's consistency check report
+        broken_dependency,
+        // installed, but a conda record's `constrains` rules out the installed version of
+        // another package
+        conflicting_constraint,
     };
 
     [[nodiscard]] auto to_string(PackageStatus status) -> std::string_view;
@@ -113,9 +127,16 @@ namespace envcheck::model
     {
         modified, // content (sha256) or size differs from what the package installed
         missing,  // not in the prefix any more
+        // in a directory of a pip distribution, listed by no RECORD (check --deep --untracked)
+        untracked,
+        // pip: differs from RECORD, but was not written after RECORD was: the wheel shipped a
+        // wrong hash (uv#11723), not a later change. Reported, does not fail the check.
+        wrong_record_hash,
     };
 
     [[nodiscard]] auto to_string(FileStatus status) -> std::string_view;
+    // Whether a file finding fails `check` (all but wrong_record_hash).
+    [[nodiscard]] auto is_failure(FileStatus status) -> bool;
 
     struct FileFinding
     {
@@ -129,6 +150,7 @@ namespace envcheck::model
     {
         std::size_t files_checked = 0; // files hashed or checked for existence
         std::uint64_t bytes_hashed = 0;
+        bool untracked = false; // --untracked: pip distributions' directories were listed
     };
 
     struct EnvironmentCheck

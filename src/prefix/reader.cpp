@@ -73,12 +73,124 @@ namespace envcheck::prefix
         {
             std::string relative;  // "lib/python3.11/site-packages/six-1.16.0.dist-info"
             std::string directory; // "six-1.16.0.dist-info"
+            std::string site_packages;
         };
 
         auto read_text(const fs::path& path) -> std::optional<std::string>
         {
             auto text = fsio::read_file(path.string(), metadata_size_limit);
             return text ? std::optional<std::string>(std::move(*text)) : std::nullopt;
+        }
+
+        // "lib/python3.11/site-packages" + "../../../bin/tool" -> "bin/tool", resolved by name
+        // alone; nullopt when it is absolute or climbs out of the prefix.
+        auto inside_prefix(std::string_view site_packages, std::string_view path)
+          -> std::optional<std::string>
+        {
+            if (path.starts_with('/'))
+            {
+                return std::nullopt;
+            }
+            std::vector<std::string_view> parts;
+            for (const auto part : util::split(site_packages, '/'))
+            {
+                parts.push_back(part);
+            }
+            for (const auto part : util::split(path, '/'))
+            {
+                if (part.empty() || part == ".")
+                {
+                    continue;
+                }
+                if (part == "..")
+                {
+                    if (parts.empty())
+                    {
+                        return std::nullopt;
+                    }
+                    parts.pop_back();
+                    continue;
+                }
+                parts.push_back(part);
+            }
+            if (parts.empty())
+            {
+                return std::nullopt;
+            }
+            std::string joined;
+            for (const auto part : parts)
+            {
+                joined += joined.empty() ? "" : "/";
+                joined += part;
+            }
+            return joined;
+        }
+
+        struct Distribution
+        {
+            model::Package package;
+            std::optional<model::PackageFiles> files; // --deep: its RECORD, relative to prefix
+            std::vector<util::Error> record_problems; // paths outside the prefix, no RECORD
+        };
+
+        // A dist-info RECORD as the files check --deep verifies. A RECORD that cannot be parsed
+        // is a problem and the distribution's files are not verified; a line naming a path
+        // outside the prefix is a problem and that path is never read.
+        void read_record(const fs::path& root, const DistCandidate& candidate,
+                         std::string_view site_packages, Distribution& distribution)
+        {
+            const std::string record_name = candidate.relative + "/RECORD";
+            auto text = fsio::read_file((root / record_name).string(), record_size_limit);
+            if (!text)
+            {
+                util::Error error = text.error();
+                error.where.file = record_name;
+                error.message =
+                  "no readable RECORD, its files cannot be verified: " + error.message;
+                error.hint = "reinstall the distribution (pip install --force-reinstall --no-deps "
+                             "NAME)";
+                distribution.record_problems.push_back(std::move(error));
+                return;
+            }
+            auto entries = formats::parse_record(*text, record_name);
+            if (!entries)
+            {
+                distribution.record_problems.push_back(entries.error());
+                return;
+            }
+            model::PackageFiles files;
+            files.package = distribution.package.name;
+            files.manager = model::Manager::pip;
+            files.record = record_name;
+            files.files.reserve(entries->size());
+            for (auto& entry : *entries)
+            {
+                auto path = inside_prefix(site_packages, entry.path);
+                if (!path)
+                {
+                    distribution.record_problems.push_back(
+                      util::make_error(util::ErrorKind::parse,
+                                       "RECORD names a path outside the environment, not read: '" +
+                                         entry.path.substr(0, 200) + "'",
+                                       util::SourceLocation{ record_name, entry.line, 1 },
+                                       "reinstall the distribution from a trusted wheel"));
+                    continue;
+                }
+                // What the installer writes about the install, not the wheel's files: it may
+                // rewrite them (pip, uv) and they are no change to the distribution.
+                const std::string_view name = std::string_view(*path).substr(path->rfind('/') + 1);
+                if (path->starts_with(candidate.relative + "/") &&
+                    (name == "direct_url.json" || name == "INSTALLER" || name == "REQUESTED"))
+                {
+                    continue;
+                }
+                model::InstalledFile file;
+                file.path = std::move(*path);
+                file.sha256 = std::move(entry.sha256);
+                file.size = entry.size;
+                files.files.push_back(std::move(file));
+            }
+            distribution.files = std::move(files);
         }
 
         // One distribution no conda record owns.
@@ -311,8 +423,13 @@ namespace envcheck::prefix
                 }
                 if (options.files)
                 {
-                    environment.files.push_back(
-                      model::PackageFiles{ record.package.name, std::move(record.paths) });
+                    environment.files.push_back(model::PackageFiles{
+                      record.package.name, std::move(record.paths), model::Manager::conda, {} });
+                }
+                if (!record.constrains.empty())
+                {
+                    environment.constrains.emplace_back(record.package.name,
+                                                        std::move(record.constrains));
                 }
                 environment.packages.push_back(std::move(record.package));
             }
@@ -356,23 +473,43 @@ namespace envcheck::prefix
                     }
                     continue;
                 }
-                candidates.push_back(DistCandidate{ std::move(relative), std::move(name) });
+                candidates.push_back(
+                  DistCandidate{ std::move(relative), std::move(name), site_packages });
             }
         }
-        std::vector<std::optional<util::Result<model::Package>>> distributions(candidates.size());
+        std::vector<std::optional<util::Result<Distribution>>> distributions(candidates.size());
         parallel_for(candidates.size(), options.threads,
                      [&](std::size_t i)
-                     { distributions[i].emplace(read_distribution(root, candidates[i])); });
+                     {
+                         auto package = read_distribution(root, candidates[i]);
+                         if (!package)
+                         {
+                             distributions[i].emplace(util::unexpected(package.error()));
+                             return;
+                         }
+                         Distribution distribution{ std::move(*package), std::nullopt, {} };
+                         if (options.files && candidates[i].directory.ends_with(".dist-info"))
+                         {
+                             read_record(root, candidates[i], candidates[i].site_packages,
+                                         distribution);
+                         }
+                         distributions[i].emplace(std::move(distribution));
+                     });
         for (auto& distribution : distributions)
         {
-            if (*distribution)
-            {
-                environment.packages.push_back(std::move(distribution->value()));
-            }
-            else
+            if (!*distribution)
             {
                 environment.problems.push_back(distribution->error());
+                continue;
             }
+            auto& read = distribution->value();
+            environment.problems.insert(environment.problems.end(), read.record_problems.begin(),
+                                        read.record_problems.end());
+            if (read.files)
+            {
+                environment.files.push_back(std::move(*read.files));
+            }
+            environment.packages.push_back(std::move(read.package));
         }
         model::sort_packages(environment.packages);
         return environment;

@@ -2,11 +2,15 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <fcntl.h>
+#include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <unordered_set>
 
 #include "prefix/parallel.hpp"
 #include "util/sha256.hpp"
@@ -21,7 +25,28 @@ namespace envcheck::prefix
         {
             const model::PackageFiles* package = nullptr;
             const model::InstalledFile* file = nullptr;
+            const struct timespec* record_mtime = nullptr; // pip: when RECORD was written
         };
+
+        auto later(const struct timespec& a, const struct timespec& b) -> bool
+        {
+            return a.tv_sec != b.tv_sec ? a.tv_sec > b.tv_sec : a.tv_nsec > b.tv_nsec;
+        }
+
+        // The real path of `path` lies inside `root_real` (itself a real path).
+        auto resolves_inside(const std::string& path, const std::string& root_real) -> bool
+        {
+            char* resolved = ::realpath(path.c_str(), nullptr);
+            if (resolved == nullptr)
+            {
+                return false;
+            }
+            const std::string real(resolved);
+            ::free(resolved);
+            return real == root_real ||
+                   (real.starts_with(root_real) && real.size() > root_real.size() &&
+                    (root_real == "/" || real[root_real.size()] == '/'));
+        }
 
         auto skipped(const model::InstalledFile& file) -> bool
         {
@@ -36,9 +61,24 @@ namespace envcheck::prefix
                                        std::move(detail) };
         }
 
+        // pip: a content or size mismatch of a file not written after RECORD is RECORD's.
+        auto mismatch(const Item& item, const struct stat& info, std::string detail)
+          -> model::FileFinding
+        {
+            if (item.record_mtime != nullptr && !later(info.st_mtim, *item.record_mtime))
+            {
+                return finding(item, model::FileStatus::wrong_record_hash,
+                               detail +
+                                 ", but the file is not newer than RECORD: so since install, "
+                                 "the wheel's RECORD is wrong (as in uv#11723), not a later "
+                                 "change");
+            }
+            return finding(item, model::FileStatus::modified, std::move(detail));
+        }
+
         // One file: its existence, its type, then size and content where known.
-        auto check(const std::string& prefix, const Item& item, std::uint64_t& hashed)
-          -> std::optional<model::FileFinding>
+        auto check(const std::string& prefix, const std::string& prefix_real, const Item& item,
+                   std::uint64_t& hashed) -> std::optional<model::FileFinding>
         {
             const auto& file = *item.file;
             const std::string path = prefix + "/" + file.path;
@@ -64,6 +104,12 @@ namespace envcheck::prefix
                 case model::PathType::other:
                     return std::nullopt; // entry points are written at install time
             }
+            if (S_ISLNK(info.st_mode) && item.package->manager == model::Manager::pip &&
+                !resolves_inside(path, prefix_real))
+            {
+                return finding(item, model::FileStatus::modified,
+                               "a symbolic link to outside the environment (not followed)");
+            }
             if (S_ISLNK(info.st_mode) && ::stat(path.c_str(), &info) != 0)
             {
                 return finding(item, model::FileStatus::missing, "a dangling symbolic link");
@@ -75,9 +121,9 @@ namespace envcheck::prefix
             const auto size = static_cast<std::uint64_t>(info.st_size);
             if (file.size && *file.size != size)
             {
-                return finding(item, model::FileStatus::modified,
-                               "size " + std::to_string(size) + " bytes, expected " +
-                                 std::to_string(*file.size));
+                return mismatch(item, info,
+                                "size " + std::to_string(size) + " bytes, expected " +
+                                  std::to_string(*file.size));
             }
             if (file.sha256.empty())
             {
@@ -92,9 +138,133 @@ namespace envcheck::prefix
             }
             if (*digest != file.sha256)
             {
-                return finding(item, model::FileStatus::modified, "sha256 differs");
+                return mismatch(item, info, "sha256 differs");
             }
             return std::nullopt;
+        }
+    }
+
+    namespace
+    {
+        namespace fs = std::filesystem;
+
+        auto parent_of(std::string_view path) -> std::string_view
+        {
+            const auto slash = path.rfind('/');
+            return slash == std::string_view::npos ? std::string_view() : path.substr(0, slash);
+        }
+
+        auto installer_file(std::string_view path) -> bool
+        {
+            const auto name = path.substr(path.rfind('/') + 1);
+            return parent_of(path).ends_with(".dist-info") &&
+                   (name == "direct_url.json" || name == "INSTALLER" || name == "REQUESTED");
+        }
+
+        // Every file below `directory` (relative to the prefix), not descending into
+        // __pycache__ or symbolic links.
+        void list_all(const std::string& prefix, const std::string& directory,
+                      std::vector<std::string>& out)
+        {
+            std::error_code error;
+            for (fs::directory_iterator it(prefix + "/" + directory, error), end;
+                 !error && it != end; it.increment(error))
+            {
+                const std::string name = it->path().filename().string();
+                const std::string relative = directory + "/" + name;
+                std::error_code type_error;
+                if (it->is_directory(type_error) && !it->is_symlink(type_error))
+                {
+                    if (name != "__pycache__")
+                    {
+                        list_all(prefix, relative, out);
+                    }
+                }
+                else
+                {
+                    out.push_back(relative);
+                }
+            }
+        }
+
+        // --untracked: the directories of every pip distribution below its site-packages (every
+        // ancestor directory of a file its RECORD lists), each listed once and attributed to the
+        // first distribution (by name) with files in it; a file there that no record lists is
+        // untracked, and so is every file of a subdirectory that holds no listed file.
+        auto untracked_files(const std::string& prefix,
+                             const std::vector<model::PackageFiles>& packages)
+          -> std::vector<model::FileFinding>
+        {
+            std::unordered_set<std::string_view> known;
+            std::unordered_set<std::string_view> known_directories;
+            for (const auto& package : packages)
+            {
+                for (const auto& file : package.files)
+                {
+                    known.insert(file.path);
+                    for (auto dir = parent_of(file.path); !dir.empty(); dir = parent_of(dir))
+                    {
+                        if (!known_directories.insert(dir).second)
+                        {
+                            break;
+                        }
+                    }
+                }
+            }
+            std::map<std::string, std::string> owners; // directory -> distribution
+            for (const auto& package : packages)
+            {
+                if (package.manager != model::Manager::pip || package.record.empty())
+                {
+                    continue;
+                }
+                const auto site_packages = parent_of(parent_of(package.record));
+                for (const auto& file : package.files)
+                {
+                    for (auto dir = parent_of(file.path);
+                         dir.size() > site_packages.size() && dir.starts_with(site_packages);
+                         dir = parent_of(dir))
+                    {
+                        auto [it, inserted] = owners.emplace(std::string(dir), package.package);
+                        if (!inserted && package.package < it->second)
+                        {
+                            it->second = package.package;
+                        }
+                    }
+                }
+            }
+            std::vector<model::FileFinding> findings;
+            for (const auto& [directory, owner] : owners)
+            {
+                std::error_code error;
+                for (fs::directory_iterator it(prefix + "/" + directory, error), end;
+                     !error && it != end; it.increment(error))
+                {
+                    const std::string name = it->path().filename().string();
+                    const std::string relative = directory + "/" + name;
+                    std::error_code type_error;
+                    std::vector<std::string> found;
+                    if (it->is_directory(type_error) && !it->is_symlink(type_error))
+                    {
+                        if (name == "__pycache__" || known_directories.contains(relative))
+                        {
+                            continue; // its own walk, or compiled files
+                        }
+                        list_all(prefix, relative, found);
+                    }
+                    else if (!known.contains(relative) && !installer_file(relative))
+                    {
+                        found.push_back(relative);
+                    }
+                    for (auto& path : found)
+                    {
+                        findings.push_back(model::FileFinding{ owner, std::move(path),
+                                                               model::FileStatus::untracked,
+                                                               "listed by no RECORD" });
+                    }
+                }
+            }
+            return findings;
         }
     }
 
@@ -140,14 +310,43 @@ namespace envcheck::prefix
     auto verify_files(const std::string& prefix, const std::vector<model::PackageFiles>& packages,
                       unsigned threads) -> VerifyResult
     {
-        std::vector<Item> items;
-        for (const auto& package : packages)
+        return verify_files(prefix, packages, VerifyOptions{ threads, false });
+    }
+
+    auto verify_files(const std::string& prefix, const std::vector<model::PackageFiles>& packages,
+                      const VerifyOptions& options) -> VerifyResult
+    {
+        const unsigned threads = options.threads;
+        std::string prefix_real = prefix;
+        if (char* resolved = ::realpath(prefix.c_str(), nullptr))
         {
+            prefix_real = resolved;
+            ::free(resolved);
+        }
+        // When each RECORD was written; a package whose RECORD is gone has its files judged
+        // as conda's are.
+        std::vector<std::optional<struct timespec>> record_times(packages.size());
+        for (std::size_t i = 0; i < packages.size(); ++i)
+        {
+            struct stat info
+            {
+            };
+            if (!packages[i].record.empty() &&
+                ::stat((prefix + "/" + packages[i].record).c_str(), &info) == 0)
+            {
+                record_times[i] = info.st_mtim;
+            }
+        }
+        std::vector<Item> items;
+        for (std::size_t i = 0; i < packages.size(); ++i)
+        {
+            const auto& package = packages[i];
             for (const auto& file : package.files)
             {
                 if (!skipped(file))
                 {
-                    items.push_back(Item{ &package, &file });
+                    items.push_back(
+                      Item{ &package, &file, record_times[i] ? &*record_times[i] : nullptr });
                 }
             }
         }
@@ -161,7 +360,7 @@ namespace envcheck::prefix
                      [&](std::size_t i)
                      {
                          std::uint64_t bytes = 0;
-                         results[i] = check(prefix, items[i], bytes);
+                         results[i] = check(prefix, prefix_real, items[i], bytes);
                          hashed.fetch_add(bytes, std::memory_order_relaxed);
                      });
         VerifyResult result;
@@ -173,6 +372,14 @@ namespace envcheck::prefix
             {
                 result.findings.push_back(std::move(*found));
             }
+        }
+        if (options.untracked)
+        {
+            auto untracked = untracked_files(prefix, packages);
+            result.findings.insert(result.findings.end(),
+                                   std::make_move_iterator(untracked.begin()),
+                                   std::make_move_iterator(untracked.end()));
+            result.summary.untracked = true;
         }
         std::sort(result.findings.begin(), result.findings.end(),
                   [](const auto& a, const auto& b)

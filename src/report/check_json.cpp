@@ -126,14 +126,18 @@ namespace envcheck::report
             notes.push_back(note);
         }
         json summary = json::object();
-        for (const auto status : { model::PackageStatus::ok, model::PackageStatus::unsatisfied,
-                                   model::PackageStatus::missing, model::PackageStatus::changed,
-                                   model::PackageStatus::extra })
+        for (const auto status :
+             { model::PackageStatus::ok, model::PackageStatus::unsatisfied,
+               model::PackageStatus::missing, model::PackageStatus::changed,
+               model::PackageStatus::extra, model::PackageStatus::broken_dependency,
+               model::PackageStatus::conflicting_constraint })
         {
             summary[std::string(model::to_string(status))] = check.count(status);
         }
         summary["files_modified"] = check.count(model::FileStatus::modified);
         summary["files_missing"] = check.count(model::FileStatus::missing);
+        summary["files_untracked"] = check.count(model::FileStatus::untracked);
+        summary["files_wrong_record_hash"] = check.count(model::FileStatus::wrong_record_hash);
         summary["files_checked"] =
           check.deep ? json(check.deep_summary.files_checked) : json(nullptr);
         summary["bytes_hashed"] =
@@ -143,7 +147,8 @@ namespace envcheck::report
                            { "environment_file", optional_or_null(check.environment_file) },
                            { "lock", optional_or_null(check.lock_file) },
                            { "lock_format", optional_or_null(check.lock_format) },
-                           { "deep", check.deep } };
+                           { "deep", check.deep },
+                           { "untracked", check.deep_summary.untracked } };
         return json{ { "schema_version", check_schema_version },
                      { "status", check.passed() ? "pass" : "fail" },
                      { "inputs", inputs },

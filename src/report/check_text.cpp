@@ -103,7 +103,9 @@ namespace envcheck::report
             out += "  note: " + note + "\n";
         }
         for (const auto status : { model::PackageStatus::missing, model::PackageStatus::changed,
-                                   model::PackageStatus::unsatisfied, model::PackageStatus::extra })
+                                   model::PackageStatus::unsatisfied, model::PackageStatus::extra,
+                                   model::PackageStatus::broken_dependency,
+                                   model::PackageStatus::conflicting_constraint })
         {
             package_lines(out, check, status);
         }
@@ -115,13 +117,22 @@ namespace envcheck::report
         {
             out += "files (--deep): " + std::to_string(check.count(model::FileStatus::modified)) +
                    " modified, " + std::to_string(check.count(model::FileStatus::missing)) +
-                   " missing, of " + std::to_string(check.deep_summary.files_checked) +
-                   " checked\n";
+                   " missing, ";
+            if (check.deep_summary.untracked)
+            {
+                out += std::to_string(check.count(model::FileStatus::untracked)) + " untracked, ";
+            }
+            if (const auto wrong = check.count(model::FileStatus::wrong_record_hash); wrong > 0)
+            {
+                out += std::to_string(wrong) + " with a wrong RECORD hash, ";
+            }
+            out += "of " + std::to_string(check.deep_summary.files_checked) + " checked\n";
             for (const auto& file : check.files)
             {
                 out += "  " + pad(file.package, name_width) +
-                       pad(std::string(model::to_string(file.status)), 9) + file.path +
-                       (file.detail.empty() ? "" : " (" + file.detail + ")") + "\n";
+                       pad(std::string(model::to_string(file.status)),
+                           file.status == model::FileStatus::wrong_record_hash ? 18 : 9) +
+                       file.path + (file.detail.empty() ? "" : " (" + file.detail + ")") + "\n";
             }
         }
         if (!check.problems.empty())
@@ -135,9 +146,11 @@ namespace envcheck::report
         outcome_lines(out, "machine", check.machine);
         outcome_lines(out, "performance", check.performance);
         std::string summary;
-        for (const auto status : { model::PackageStatus::ok, model::PackageStatus::missing,
-                                   model::PackageStatus::changed, model::PackageStatus::unsatisfied,
-                                   model::PackageStatus::extra })
+        for (const auto status :
+             { model::PackageStatus::ok, model::PackageStatus::missing,
+               model::PackageStatus::changed, model::PackageStatus::unsatisfied,
+               model::PackageStatus::extra, model::PackageStatus::broken_dependency,
+               model::PackageStatus::conflicting_constraint })
         {
             if (const auto n = check.count(status); n > 0 || status == model::PackageStatus::ok)
             {

@@ -206,14 +206,15 @@ namespace envcheck::tests
         }
 
         auto verify(const std::string& path, const std::vector<model::PackageFiles>& packages,
-                    unsigned threads) -> app::VerifiedFiles override
+                    unsigned threads, bool untracked) -> app::VerifiedFiles override
         {
             const auto directory = directories.find(path);
             if (directory == directories.end())
             {
                 return {};
             }
-            auto verified = prefix::verify_files(directory->second, packages, threads);
+            auto verified = prefix::verify_files(directory->second, packages,
+                                                 prefix::VerifyOptions{ threads, untracked });
             return app::VerifiedFiles{ std::move(verified.findings), verified.summary };
         }
 

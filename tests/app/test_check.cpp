@@ -428,7 +428,7 @@ TEST_CASE("run_check --deep", "[app][check]")
         CHECK(outcome.verdict() == app::Verdict::findings);
     }
 
-    SECTION("a venv has nothing to verify")
+    SECTION("a venv's distributions without RECORD files have nothing to verify")
     {
         world.files.files.erase("environment.yml");
         request.selection.prefix = "/envs/venv";
@@ -440,8 +440,8 @@ TEST_CASE("run_check --deep", "[app][check]")
         locking.no_gpu = true;
         REQUIRE(app::run_lock(locking, world.ports).has_value());
         const auto outcome = check(world, request);
-        CHECK(outcome.check.notes.back() ==
-              "--deep: a venv has no conda records to verify files against");
+        CHECK(outcome.check.files.empty());
+        CHECK(outcome.check.deep_summary.files_checked == 0);
         CHECK(outcome.verdict() == app::Verdict::clean);
     }
 }

@@ -1,3 +1,4 @@
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -111,6 +112,89 @@ namespace
             CHECK(parsed->name == test.name);
             CHECK(parsed->version == test.version);
             CHECK(parsed->egg_info == test.egg_info);
+        }
+    }
+}
+
+namespace
+{
+    TEST_CASE("decode_base64url", "[formats][DistInfo][Record]")
+    {
+        struct Case
+        {
+            std::string_view text;
+            std::optional<std::string> bytes;
+        };
+        const std::vector<Case> cases{
+            { "", std::string() },
+            { "YQ", std::string("a") },
+            { "YWI", std::string("ab") },
+            { "YWJj", std::string("abc") },
+            { "YQ==", std::string("a") },          // padding tolerated
+            { "_-8", std::string("\xff\xef", 2) }, // the urlsafe alphabet
+            { "/+8", std::string("\xff\xef", 2) }, // and the standard one
+            { "Y", std::nullopt },                 // no length leaves 6 bits over
+            { "YQ!", std::nullopt },
+        };
+        for (const auto& [text, bytes] : cases)
+        {
+            CAPTURE(text);
+            CHECK(formats::decode_base64url(text) == bytes);
+        }
+    }
+
+    TEST_CASE("parse_record", "[formats][DistInfo][Record]")
+    {
+        // six 1.16.0's RECORD as pip writes it (hash of an empty file for the last line).
+        const auto entries = formats::parse_record(
+          "six.py,sha256=47DEQpj8HBSa-_TImW-5JCeuQeRkm5NMpJWZG3hSuFU,34549\r\n"
+          "six-1.16.0.dist-info/RECORD,,\n"
+          "__pycache__/six.cpython-311.pyc,,\n"
+          "\"dir,with,commas/a \"\"b\"\".py\",sha1=abc,10\n"
+          "../../../bin/tool,sha256=47DEQpj8HBSa-_TImW-5JCeuQeRkm5NMpJWZG3hSuFU,\n"
+          "\n",
+          "six-1.16.0.dist-info/RECORD");
+        REQUIRE(entries.has_value());
+        const std::string empty_sha256 =
+          "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+        const std::vector<formats::RecordEntry> expected{
+            { "six.py", empty_sha256, "", 34549, 1 },
+            { "six-1.16.0.dist-info/RECORD", "", "", std::nullopt, 2 },
+            { "__pycache__/six.cpython-311.pyc", "", "", std::nullopt, 3 },
+            { "dir,with,commas/a \"b\".py", "", "sha1=abc", 10, 4 },
+            { "../../../bin/tool", empty_sha256, "", std::nullopt, 5 },
+        };
+        CHECK(*entries == expected);
+    }
+
+    TEST_CASE("parse_record negative", "[formats][DistInfo][Record]")
+    {
+        struct Case
+        {
+            std::string text;
+            std::size_t line;
+            std::string message;
+        };
+        const std::vector<Case> cases{
+            { "a.py,,\nb.py,sha256=abc\n", 2, "expected 3 fields (path,hash,size) but found 2" },
+            { "a.py,,,\n", 1, "expected 3 fields" },
+            { ",,\n", 1, "an empty path" },
+            { "a.py,sha256=@@,1\n", 1, "is not a sha256" },
+            { "a.py,sha256=YWJj,1\n", 1, "is not a sha256" }, // 3 bytes, not 32
+            { "a.py,md5,1\n", 1, "is not ALGORITHM=DIGEST" },
+            { "a.py,,-1\n", 1, "is not a number of bytes" },
+            { "a.py,,99999999999999999999999\n", 1, "is not a number of bytes" },
+            { "\"a.py,,\n", 1, "an unterminated quoted field" },
+            { std::string("a\0.py,,\n", 8), 1, "a NUL byte" },
+        };
+        for (const auto& [text, line, message] : cases)
+        {
+            CAPTURE(text);
+            const auto parsed = formats::parse_record(text, "x.dist-info/RECORD");
+            REQUIRE_FALSE(parsed.has_value());
+            CHECK(parsed.error().where.file == "x.dist-info/RECORD");
+            CHECK(parsed.error().where.line == line);
+            CHECK(parsed.error().message.find(message) != std::string::npos);
         }
     }
 }

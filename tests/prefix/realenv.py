@@ -38,13 +38,15 @@ def sha256(data: bytes) -> str:
 
 
 def conda_package(channel: pathlib.Path, name, version, build, files, *, subdir=PLATFORM, depends=(),
-                  build_number=0, noarch=None):
+                  build_number=0, noarch=None, constrains=()):
     """Writes <channel>/<subdir>/<name>-<version>-<build>.tar.bz2 with the given files."""
     (channel / subdir).mkdir(parents=True, exist_ok=True)
     index = {"name": name, "version": version, "build": build, "build_number": build_number,
              "depends": list(depends), "subdir": subdir, "license": "MIT", "timestamp": 1764000000000}
     if noarch:
         index["noarch"] = noarch
+    if constrains:
+        index["constrains"] = list(constrains)
     paths = []
     archive = io.BytesIO()
     with tarfile.open(fileobj=archive, mode="w:bz2") as tar:
@@ -126,13 +128,18 @@ def write_pixi_lock(records, path: pathlib.Path, channel: pathlib.Path):
     lock.to_path(path)
 
 
-def build_wheel(directory: pathlib.Path, name, version, module_text=b"VALUE = 1\n") -> pathlib.Path:
-    """A pure-Python wheel: <name>/__init__.py and its dist-info, with a correct RECORD."""
+def build_wheel(directory: pathlib.Path, name, version, module_text=b"VALUE = 1\n", requires=(),
+                extras=()) -> pathlib.Path:
+    """A pure-Python wheel: <name>/__init__.py and its dist-info, with a correct RECORD;
+    `requires` are its Requires-Dist lines, `extras` its Provides-Extra."""
     directory.mkdir(parents=True, exist_ok=True)
     dist = f"{name}-{version}.dist-info"
+    metadata = f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n"
+    metadata += "".join(f"Provides-Extra: {extra}\n" for extra in extras)
+    metadata += "".join(f"Requires-Dist: {line}\n" for line in requires)
     contents = {
         f"{name}/__init__.py": module_text,
-        f"{dist}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n".encode(),
+        f"{dist}/METADATA": metadata.encode(),
         f"{dist}/WHEEL": b"Wheel-Version: 1.0\nGenerator: envcheck-tests\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
     }
     record = io.StringIO()

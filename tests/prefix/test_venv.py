@@ -126,3 +126,43 @@ def test_activated_venv_is_found_through_virtual_env(venv, tmp_path):
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert "note: environment from $VIRTUAL_ENV" in checked.stdout
     assert f"prefix: {prefix}" in checked.stdout
+
+
+def test_venv_against_requirements_txt(venv, tmp_path):
+    """`--env requirements.txt`: the same verdicts as the pip: section of an environment.yml,
+    positions in the requirements file."""
+    prefix, _ = venv
+    requirements = tmp_path / "requirements.txt"
+    requirements.write_text("# pinned\nalpha==1.0  # the one we test\nBeta.Pkg>=0.1,\\\n<1\n"
+                            "--index-url https://example.invalid/simple\ngamma\nalpha>=1.1\n"
+                            "win-only==1; sys_platform == 'win32'\n")
+    code, report = check_json("--prefix", prefix, "--env", requirements, "--no-gpu")
+    assert code == 1
+    rows = [(package["spec"], package["status"], package["spec_location"]["line"]) for package in report["packages"]]
+    assert rows == [("alpha==1.0", "ok", 2), ("Beta.Pkg>=0.1,<1", "ok", 3), ("gamma", "missing", 6),
+                    ("alpha>=1.1", "unsatisfied", 7)]
+    assert report["inputs"]["environment_file"] == str(requirements)
+    bad = tmp_path / "bad.txt"
+    bad.write_text("alpha\nalpha===\n")
+    result = envcheck("check", "--prefix", prefix, "--env", bad, "--no-gpu")
+    assert result.returncode == 2
+    assert "bad.txt:2" in result.stderr
+
+
+def test_venv_against_pyproject(venv, tmp_path):
+    """`--env pyproject.toml`: [project] dependencies, optional groups and dependency groups."""
+    prefix, _ = venv
+    project = tmp_path / "pyproject.toml"
+    project.write_text('[project]\nname = "app"\nversion = "0.1"\n'
+                       'dependencies = ["alpha==1.0", "beta-pkg>=0.1"]\n'
+                       '[project.optional-dependencies]\nfull = ["gamma"]\n'
+                       '[dependency-groups]\ndev = ["alpha>=1.1"]\n')
+    code, report = check_json("--prefix", prefix, "--env", project, "--no-gpu")
+    assert code == 1
+    rows = [(package["spec"], package["status"], package["spec_location"]["line"]) for package in report["packages"]]
+    assert rows == [("alpha==1.0", "ok", 4), ("beta-pkg>=0.1", "ok", 4), ("gamma", "missing", 6),
+                    ("alpha>=1.1", "unsatisfied", 8)]
+    project.write_text('[project]\ndependencies = "alpha"\n')
+    result = envcheck("check", "--prefix", prefix, "--env", project, "--no-gpu")
+    assert result.returncode == 2
+    assert "pyproject.toml:2" in result.stderr and "must be an array" in result.stderr

@@ -1,6 +1,9 @@
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "prefix/reader.hpp"
 #include "prefix/verify.hpp"
@@ -42,7 +45,7 @@ namespace
         std::filesystem::create_symlink("nowhere", root / "bin" / "dangling");
         std::ofstream(root / "x.pyc") << "compiled";
 
-        model::PackageFiles package{ "p", {} };
+        model::PackageFiles package{ "p", {}, model::Manager::conda, {} };
         const auto sha = [](const std::string& text) { return util::Sha256::hex_of(text); };
         package.files = {
             { "bin/same-size", model::PathType::hardlink, sha("wxyz"),
@@ -67,6 +70,72 @@ namespace
         CHECK(result.findings[3].detail == "no longer a regular file");
         CHECK(result.summary.files_checked == 6);
         std::filesystem::remove_all(root);
+    }
+
+    TEST_CASE("verify_files pip: RECORD time and untracked files", "[prefix][Verify]")
+    {
+        namespace fs = std::filesystem;
+        const auto root = fs::temp_directory_path() / "envcheck-test-verify-pip";
+        fs::remove_all(root);
+        const std::string site = "lib/python3.11/site-packages";
+        fs::create_directories(root / site / "pkg" / "sub");
+        fs::create_directories(root / site / "pkg" / "__pycache__");
+        fs::create_directories(root / site / "pkg" / "new");
+        fs::create_directories(root / site / "pkg-1.0.dist-info");
+        const auto write = [&](const std::string& path, const std::string& text)
+        { std::ofstream(root / path, std::ios::binary) << text; };
+        write(site + "/pkg/__init__.py", "edited");  // written after RECORD
+        write(site + "/pkg/wrong.py", "as shipped"); // RECORD's hash wrong from install
+        write(site + "/pkg/sub/ok.py", "ok");
+        write(site + "/pkg/sub/stray.txt", "x");     // untracked
+        write(site + "/pkg/new/deep.py", "x");       // untracked: a directory no RECORD knows
+        write(site + "/pkg/__pycache__/a.pyc", "x"); // the installer's
+        write(site + "/pkg-1.0.dist-info/RECORD", "");
+        write(site + "/pkg-1.0.dist-info/direct_url.json", "{}");
+        write(site + "/loose.py", "x"); // site-packages itself is no distribution's directory
+        fs::create_symlink("/etc/hostname", root / site / "pkg" / "out.py");
+        const auto record = fs::last_write_time(root / site / "pkg-1.0.dist-info/RECORD");
+        fs::last_write_time(root / site / "pkg/wrong.py", record - std::chrono::seconds(5));
+        fs::last_write_time(root / site / "pkg/__init__.py", record + std::chrono::seconds(5));
+
+        const auto sha = [](const std::string& text) { return util::Sha256::hex_of(text); };
+        model::PackageFiles package{
+            "pkg", {}, model::Manager::pip, site + "/pkg-1.0.dist-info/RECORD"
+        };
+        package.files = {
+            { site + "/pkg/__init__.py", model::PathType::hardlink, sha("original"), std::nullopt },
+            { site + "/pkg/wrong.py", model::PathType::hardlink, sha("claimed"), std::nullopt },
+            { site + "/pkg/sub/ok.py", model::PathType::hardlink, sha("ok"), 2 },
+            { site + "/pkg/out.py", model::PathType::hardlink, sha("x"), std::nullopt },
+            { site + "/pkg-1.0.dist-info/RECORD", model::PathType::hardlink, "", std::nullopt },
+        };
+        struct Row
+        {
+            std::string path;
+            model::FileStatus status;
+        };
+        const auto rows = [&](bool untracked)
+        {
+            const auto result = prefix::verify_files(root.string(), { package },
+                                                     prefix::VerifyOptions{ 1, untracked });
+            std::vector<std::pair<std::string, std::string>> out;
+            for (const auto& finding : result.findings)
+            {
+                out.emplace_back(finding.path.substr(site.size() + 1),
+                                 std::string(model::to_string(finding.status)));
+            }
+            return out;
+        };
+        using Rows = std::vector<std::pair<std::string, std::string>>;
+        CHECK(rows(false) == Rows{ { "pkg/__init__.py", "modified" },
+                                   { "pkg/out.py", "modified" },
+                                   { "pkg/wrong.py", "wrong-record-hash" } });
+        CHECK(rows(true) == Rows{ { "pkg/__init__.py", "modified" },
+                                  { "pkg/new/deep.py", "untracked" },
+                                  { "pkg/out.py", "modified" },
+                                  { "pkg/sub/stray.txt", "untracked" },
+                                  { "pkg/wrong.py", "wrong-record-hash" } });
+        fs::remove_all(root);
     }
 
     TEST_CASE("sha256_of_file", "[prefix][Verify]")

@@ -20,7 +20,7 @@ namespace
         CHECK(out["schema_version"] == report::check_schema_version);
         CHECK(out["status"] == "fail");
         const auto& packages = out["packages"];
-        REQUIRE(packages.size() == 5);
+        REQUIRE(packages.size() == 7);
         for (const auto& package : packages)
         {
             CHECK(package.contains("name"));
@@ -37,6 +37,13 @@ namespace
         CHECK(packages[4]["status"] == "extra");
         CHECK(packages[4]["expected"].is_null());
         CHECK(packages[4]["spec"].is_null());
+        CHECK(packages[5]["status"] == "broken-dependency");
+        CHECK(packages[6]["status"] == "conflicting-constraint");
+        CHECK(out["summary"]["broken-dependency"] == 1);
+        CHECK(out["summary"]["conflicting-constraint"] == 1);
+        CHECK(out["summary"]["files_untracked"] == 1);
+        CHECK(out["summary"]["files_wrong_record_hash"] == 1);
+        CHECK(out["inputs"]["untracked"] == true);
         CHECK(out["summary"]["changed"] == 1);
         CHECK(out["summary"]["files_missing"] == 1);
         CHECK(out["machine"]["status"] == "fail");

@@ -84,12 +84,30 @@ namespace envcheck::tests
         extra.installed = tiny;
         extra.status = model::PackageStatus::extra;
         extra.reason = "installed 0.1 by pip, not in the lock";
-        check.packages = { ok, changed, unsatisfied, missing, extra };
+        model::PackageFinding broken;
+        broken.name = "tinyextra";
+        broken.manager = model::Manager::pip;
+        broken.installed = tiny;
+        broken.status = model::PackageStatus::broken_dependency;
+        broken.reason = "requires 'six>=1.16', but six 1.15.0 is installed";
+        model::PackageFinding conflicting;
+        conflicting.name = "python";
+        conflicting.installed = python;
+        conflicting.status = model::PackageStatus::conflicting_constraint;
+        conflicting.reason = "constrains 'zlib >=1.3', but zlib 1.2.13 h0_0 is installed";
+        check.packages = { ok, changed, unsatisfied, missing, extra, broken, conflicting };
 
         check.files = { { "hello", "bin/hello", model::FileStatus::modified, "sha256 differs" },
                         { "hello", "share/hello/gone.txt", model::FileStatus::missing,
-                          "not in the prefix" } };
-        check.deep_summary = model::DeepSummary{ 1234, 56789012 };
+                          "not in the prefix" },
+                        { "tinyextra", "lib/python3.11/site-packages/tinyextra/stray.py",
+                          model::FileStatus::untracked, "listed by no RECORD" },
+                        { "tinyextra", "lib/python3.11/site-packages/tinyextra/data.bin",
+                          model::FileStatus::wrong_record_hash,
+                          "sha256 differs, but the file is not newer than RECORD: so since "
+                          "install, the wheel's RECORD is wrong (as in uv#11723), not a later "
+                          "change" } };
+        check.deep_summary = model::DeepSummary{ 1234, 56789012, true };
         check.problems = { util::make_error(
           util::ErrorKind::parse, "expected ',' or '}' after the value of 'version' but found '\"'",
           util::SourceLocation{ "conda-meta/broken-1.0-0.json", 4, 5 }) };
