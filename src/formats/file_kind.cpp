@@ -17,16 +17,16 @@ namespace envcheck::formats
         constexpr std::string_view other_rule = "file.not-environment";
 
         constexpr std::array<LoaderRule, 3> rules{ {
-          { lock_rule, severity_info,
+          { lock_rule, model::Severity::info,
             "A lock (conda-lock.yml, pixi.lock, @EXPLICIT, envcheck's), which check, diff and "
             "export read; lint reads it as a lock, not as an environment file.",
             "Lint the environment file the lock was made from; the pre-commit hooks leave locks "
             "out." },
-          { unreadable_rule, severity_error,
+          { unreadable_rule, model::Severity::error,
             "A lock that does not read: its format version, its YAML or an entry is wrong.",
             "Fix the lock at the position shown, or write it again with its tool (conda-lock, "
             "pixi lock, envcheck lock)." },
-          { other_rule, severity_info,
+          { other_rule, model::Severity::info,
             "conda YAML that is no environment file: conda_build_config.yaml, .condarc, a recipe, "
             "conda-forge.yml, a spec or `conda list --export` list.",
             "Leave it out of lint, which reads conda environment files." },
@@ -315,7 +315,7 @@ namespace envcheck::formats
         {
             const auto& rule = row(other_rule);
             return std::vector<EnvDiagnostic>{ EnvDiagnostic{
-              std::string(rule.severity),
+              rule.severity,
               std::string(rule.id),
               name + " is " + file.what + ", not an environment file: " + file.readers,
               { 1, 1 },
@@ -327,7 +327,7 @@ namespace envcheck::formats
             const auto& rule = row(unreadable_rule);
             const auto& error = outline.error();
             return std::vector<EnvDiagnostic>{ EnvDiagnostic{
-              std::string(rule.severity),
+              rule.severity,
               std::string(rule.id),
               "a lock that envcheck cannot read: " + error.message,
               { std::max<std::size_t>(error.where.line, 1),
@@ -336,7 +336,7 @@ namespace envcheck::formats
         }
         const auto& rule = row(lock_rule);
         return std::vector<EnvDiagnostic>{ EnvDiagnostic{
-          std::string(rule.severity),
+          rule.severity,
           std::string(rule.id),
           name + " is " + lock_description(*outline) + ", not an environment file: " + file.readers,
           { 1, 1 },
