@@ -48,7 +48,8 @@ namespace envcheck::prefix
 
         // lib/pythonX.Y/site-packages (unix: conda prefixes and venvs) and Lib/site-packages
         // (Windows layouts), relative to the prefix.
-        auto site_packages_dirs(const fs::path& root) -> std::vector<std::string>
+        auto site_packages_dirs(const fs::path& root, std::vector<util::Error>& problems)
+          -> std::vector<std::string>
         {
             std::vector<std::string> dirs;
             std::error_code error;
@@ -56,12 +57,22 @@ namespace envcheck::prefix
                  it.increment(error))
             {
                 const std::string name = it->path().filename().string();
-                if (name.starts_with("python") && fs::is_directory(it->path() / "site-packages"))
+                // Non-throwing: a symlink loop or a directory without permission is a problem
+                // of the prefix (its packages cannot be listed), not an internal error.
+                std::error_code unreadable;
+                if (name.starts_with("python") &&
+                    fs::is_directory(it->path() / "site-packages", unreadable))
                 {
                     dirs.push_back("lib/" + name + "/site-packages");
                 }
+                else if (name.starts_with("python") && unreadable)
+                {
+                    problems.push_back(util::make_error(
+                      util::ErrorKind::io, "cannot read: " + unreadable.message(),
+                      util::SourceLocation{ "lib/" + name + "/site-packages", 0, 0 }));
+                }
             }
-            if (fs::is_directory(root / "Lib" / "site-packages"))
+            if (fs::is_directory(root / "Lib" / "site-packages", error))
             {
                 dirs.emplace_back("Lib/site-packages");
             }
@@ -86,7 +97,8 @@ namespace envcheck::prefix
           -> util::Result<model::Package>
         {
             const fs::path dir = root / candidate.relative;
-            const bool is_dir = fs::is_directory(dir);
+            std::error_code ignored; // a loop or no permission: read_file below names the reason
+            const bool is_dir = fs::is_directory(dir, ignored);
             const bool egg_info = candidate.directory.ends_with(".egg-info");
             const fs::path metadata_path =
               !is_dir ? dir : dir / (egg_info ? "PKG-INFO" : "METADATA");
@@ -127,7 +139,6 @@ namespace envcheck::prefix
                     }
                     package.direct_url = std::move(*parsed);
                 }
-                std::error_code ignored;
                 package.requested = fs::exists(dir / "REQUESTED", ignored);
             }
             return package;
@@ -293,9 +304,15 @@ namespace envcheck::prefix
             const auto paths = record_files(root / "conda-meta");
             std::vector<std::optional<util::Result<formats::CondaMetaRecord>>> results(
               paths.size());
-            parallel_for(paths.size(), options.threads,
-                         [&](std::size_t i)
-                         { results[i].emplace(parse_record(paths[i], options)); });
+            for (auto& failure : parallel_for(
+                   paths.size(), options.threads,
+                   [&](std::size_t i) { results[i].emplace(parse_record(paths[i], options)); }))
+            {
+                results[failure.index].emplace(util::unexpected(util::make_error(
+                  util::ErrorKind::io, "cannot read: " + failure.what,
+                  util::SourceLocation{ "conda-meta/" + paths[failure.index].filename().string(), 0,
+                                        0 })));
+            }
             for (auto& result : results)
             {
                 if (!*result)
@@ -324,7 +341,7 @@ namespace envcheck::prefix
 
         // Python distributions: those conda installed are known by their directory name; the
         // others are read.
-        environment.site_packages = site_packages_dirs(root);
+        environment.site_packages = site_packages_dirs(root, environment.problems);
         std::vector<DistCandidate> candidates;
         for (const auto& site_packages : environment.site_packages)
         {
@@ -360,9 +377,15 @@ namespace envcheck::prefix
             }
         }
         std::vector<std::optional<util::Result<model::Package>>> distributions(candidates.size());
-        parallel_for(candidates.size(), options.threads,
-                     [&](std::size_t i)
-                     { distributions[i].emplace(read_distribution(root, candidates[i])); });
+        for (auto& failure :
+             parallel_for(candidates.size(), options.threads,
+                          [&](std::size_t i)
+                          { distributions[i].emplace(read_distribution(root, candidates[i])); }))
+        {
+            distributions[failure.index].emplace(util::unexpected(
+              util::make_error(util::ErrorKind::io, "cannot read: " + failure.what,
+                               util::SourceLocation{ candidates[failure.index].relative, 0, 0 })));
+        }
         for (auto& distribution : distributions)
         {
             if (*distribution)
