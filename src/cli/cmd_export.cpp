@@ -51,7 +51,38 @@ namespace envcheck::cli
             Hash hash = Hash::sha256;
             std::string name;
             std::string output;
+            bool force = false;
         };
+
+        // -o naming the input lock, or an existing file with other content: refused (exit 2)
+        // unless --force, as lock does. Returns -1 to go on writing, 0 when the file already
+        // holds `text`, else the exit code.
+        auto existing_output_verdict(const ExportOptions& options, const std::string& text) -> int
+        {
+            if (options.output.empty() ||
+                fsio::path_kind(options.output) != fsio::PathKind::regular)
+            {
+                return -1;
+            }
+            if (!options.lock.empty() && fsio::same_file(options.output, options.lock))
+            {
+                return report_error(util::make_error(
+                  util::ErrorKind::usage, "-o names the input lock: exporting would replace it",
+                  util::SourceLocation{ options.output, 0, 0 }, "write to another file"));
+            }
+            const auto existing = fsio::read_file(options.output);
+            if (existing && *existing == safe_output(text))
+            {
+                return code(Exit::ok);
+            }
+            if (options.force)
+            {
+                return -1;
+            }
+            return report_error(util::make_error(
+              util::ErrorKind::usage, "exists and differs; not replaced",
+              util::SourceLocation{ options.output, 0, 0 }, "pass --force to replace it"));
+        }
 
         auto run_export(const ExportOptions& options) -> int
         {
@@ -118,9 +149,19 @@ namespace envcheck::cli
               : options.format == Format::requirements ? formats::ExportFormat::requirements
                                                        : formats::ExportFormat::explicit_;
             const auto exported = formats::render_export(packages, format, export_options);
-            if (const int status = emit(exported.text, options.output); status != code(Exit::ok))
+            if (const int verdict = existing_output_verdict(options, exported.text); verdict > 0)
             {
-                return status;
+                return verdict;
+            }
+            else if (verdict < 0)
+            {
+                if (const int status =
+                      emit(exported.text, options.output,
+                           options.force ? fsio::WriteMode::replace : fsio::WriteMode::create_new);
+                    status != code(Exit::ok))
+                {
+                    return status;
+                }
             }
             for (const auto& left_out : exported.left_out)
             {
@@ -165,6 +206,7 @@ namespace envcheck::cli
           "The name: of an exported environment.yml (default: the prefix's directory name)");
         app.add_option("-o,--output", options->output,
                        "Write to this file (atomically) instead of stdout");
+        app.add_flag("--force", options->force, "Replace an existing file that differs");
         return [options] { return run_export(*options); };
     }
 }

@@ -28,6 +28,7 @@
 #include "fsio/files.hpp"
 #include "prefix/reader.hpp"
 #include "report/check_text.hpp"
+#include "util/url_redaction.hpp"
 
 namespace envcheck::cli
 {
@@ -107,8 +108,9 @@ namespace envcheck::cli
         auto existing_lock_verdict(const std::string& path, const model::Lock& lock,
                                    const model::InstalledEnvironment& installed, bool force) -> int
         {
-            std::error_code error;
-            if (!fs::exists(path, error))
+            // Only a regular file can hold a lock: /dev/stdout or a pipe is written through, and
+            // reading it would wait on envcheck's own output.
+            if (fsio::path_kind(path) != fsio::PathKind::regular)
             {
                 return -1;
             }
@@ -237,7 +239,10 @@ namespace envcheck::cli
             {
                 lock.performance = record_performance(why_not);
             }
-            if (auto written = fsio::write_file_atomic(output, formats::render_lock(lock));
+            // Without --force, a lock another process wrote since the check above is kept.
+            if (auto written = fsio::write_file_atomic(
+                  output, util::redact_urls(formats::render_lock(lock)), 0644,
+                  options.force ? fsio::WriteMode::replace : fsio::WriteMode::create_new);
                 !written)
             {
                 return report_error(written.error());
