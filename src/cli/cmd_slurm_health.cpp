@@ -9,6 +9,7 @@
 // cannot be run.
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -137,7 +138,11 @@ namespace envcheck::cli
               options.prolog ? checks::SlurmHook::prolog : checks::SlurmHook::health_check;
             const auto budget = checks::slurm_health_budget(
               std::chrono::milliseconds(static_cast<long long>(options.timeout_seconds * 1000.0)));
-            const auto variables = system::read_environment();
+            // The hook's own CUDA_VISIBLE_DEVICES ('' or NoDevFiles in a job without GPUs) is a
+            // property of this process, not of the node: neither the checks nor the probe
+            // children see it.
+            ::unsetenv("CUDA_VISIBLE_DEVICES");
+            const auto variables = checks::node_level_variables(system::read_environment());
             const auto slurmd_nodename = variables.find("SLURMD_NODENAME");
             const std::string node = checks::slurm_node_name(
               options.node,
@@ -148,6 +153,11 @@ namespace envcheck::cli
                 return report_error(util::make_error(util::ErrorKind::usage,
                                                      "no node name: the host name is empty", {},
                                                      "pass --node NAME"));
+            }
+            if (auto problem = formats::single_node_name_problem(node); !problem.empty())
+            {
+                return report_error(util::make_error(util::ErrorKind::usage, std::move(problem), {},
+                                                     "pass --node with one node's name"));
             }
 
             // Inputs first: an unreadable lock or prefix is a usage error, not a sick node.
