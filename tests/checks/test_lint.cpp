@@ -304,7 +304,8 @@ namespace
         REQUIRE(with_rule(shadowed, "cuda.pytorch-cuda-shadowed").size() == 1);
         CHECK(with_rule(shadowed, "cuda.pytorch-cuda-shadowed")[0].position ==
               TextPosition{ 6, 5 });
-        CHECK(with_rule(shadowed, "cuda.pytorch-cuda-shadowed")[0].severity == "warning");
+        CHECK(with_rule(shadowed, "cuda.pytorch-cuda-shadowed")[0].severity ==
+              envcheck::model::Severity::warning);
         // ... and the pytorch channel's table does not apply to conda-forge's pytorch.
         CHECK(with_rule(shadowed, "cuda.pytorch-cuda-unpublished").empty());
         for (const std::string fine :
@@ -534,9 +535,11 @@ namespace
                 std::set<std::string> actual;
                 for (const auto& finding : findings)
                 {
-                    if (finding.severity != "info" && finding.rule != "repro.unpinned")
+                    if (finding.severity != envcheck::model::Severity::info &&
+                        finding.rule != "repro.unpinned")
                     {
-                        actual.insert(finding.severity + " " + finding.rule + " " +
+                        actual.insert(std::string(envcheck::model::to_string(finding.severity)) +
+                                      " " + finding.rule + " " +
                                       std::to_string(finding.position.line));
                     }
                 }
