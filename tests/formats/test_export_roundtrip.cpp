@@ -253,7 +253,7 @@ namespace
         for (const auto& diagnostic : file->diagnostics)
         {
             INFO(diagnostic.rule << ": " << diagnostic.message);
-            CHECK(diagnostic.severity != formats::severity_error);
+            CHECK(diagnostic.severity != model::Severity::error);
         }
         const std::string only_channel =
           file->channels.size() == 1 ? file->channels.front().value : std::string();
