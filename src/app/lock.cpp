@@ -11,6 +11,7 @@
 #include "checks/lock_check.hpp"
 #include "formats/lock.hpp"
 #include "util/time_format.hpp"
+#include "util/url_redaction.hpp"
 
 namespace envcheck::app
 {
@@ -45,7 +46,9 @@ namespace envcheck::app
         auto judge_existing_lock(const model::InstalledEnvironment& installed, bool force,
                                  Files& files, LockOutcome& outcome) -> bool
         {
-            if (!files.exists(outcome.path))
+            // Only a regular file can hold a lock: /dev/stdout or a pipe is written through, and
+            // reading it would wait on envcheck's own output.
+            if (!files.is_regular_file(outcome.path))
             {
                 return true;
             }
@@ -130,7 +133,10 @@ namespace envcheck::app
                 outcome.lock.performance =
                   record_performance(ports, outcome.performance_not_recorded);
             }
-            return ports.files.write_atomic(outcome.path, formats::render_lock(outcome.lock));
+            // Without force, a lock another process wrote since it was judged above is kept.
+            return ports.files.write_atomic(
+              outcome.path, util::redact_urls(formats::render_lock(outcome.lock)),
+              request.force ? Files::WriteMode::replace : Files::WriteMode::create_new);
         }
     }
 

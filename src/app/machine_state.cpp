@@ -4,8 +4,8 @@
 
 namespace envcheck::app
 {
-    auto probe_machine(const std::string& root, double driver_timeout_seconds, Ports& ports)
-      -> util::Result<model::MachineFacts>
+    auto probe_machine(const std::string& root, double driver_timeout_seconds, Ports& ports,
+                       std::optional<Environment> environment) -> util::Result<model::MachineFacts>
     {
         if (root.empty() || !ports.files.is_directory(root))
         {
@@ -16,6 +16,7 @@ namespace envcheck::app
         request.root = root;
         request.driver_timeout =
           std::chrono::milliseconds(static_cast<long long>(driver_timeout_seconds * 1000.0));
+        request.environment = std::move(environment);
         return ports.machine.probe(request);
     }
 

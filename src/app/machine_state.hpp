@@ -17,7 +17,9 @@ namespace envcheck::app
     // Probes `root` ("/": this machine, with NVML and the CUDA driver; else files only). Fails
     // with ErrorKind::usage when root is not a directory.
     [[nodiscard]] auto probe_machine(const std::string& root, double driver_timeout_seconds,
-                                     Ports& ports) -> util::Result<model::MachineFacts>;
+                                     Ports& ports,
+                                     std::optional<Environment> environment = std::nullopt)
+      -> util::Result<model::MachineFacts>;
 
     struct MachineState
     {

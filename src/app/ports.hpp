@@ -47,9 +47,19 @@ namespace envcheck::app
         [[nodiscard]] virtual auto is_regular_file(const std::string& path) const -> bool = 0;
         [[nodiscard]] virtual auto is_directory(const std::string& path) const -> bool = 0;
         [[nodiscard]] virtual auto exists(const std::string& path) const -> bool = 0;
-        // Replaces `path` with `content` atomically.
-        [[nodiscard]] virtual auto write_atomic(const std::string& path, std::string_view content)
-          -> util::Result<void> = 0;
+        // Writes `content` to `path` atomically: replacing what is there, or (create_new) only
+        // when nothing is, the check and the creation one step (two writers: one wins). A
+        // non-regular path (/dev/stdout, a pipe) is written through, never renamed over.
+        enum class WriteMode
+        {
+            replace,
+            create_new,
+        };
+        [[nodiscard]] virtual auto write_atomic(const std::string& path, std::string_view content,
+                                                WriteMode mode) -> util::Result<void> = 0;
+        // Whether two paths name the same file (export must not overwrite its input).
+        [[nodiscard]] virtual auto same_file(const std::string& a, const std::string& b) const
+          -> bool = 0;
         // Appends to `path`, creating it; best effort (a job summary, never data).
         virtual void append(const std::string& path, std::string_view content) = 0;
         // `path` relative to the directory that holds `file` (both relative to the working
@@ -110,6 +120,8 @@ namespace envcheck::app
     {
         std::string root = "/";                            // another root is read from files only
         std::chrono::milliseconds driver_timeout{ 20000 }; // NVML and cuInit, each
+        // The variables the probe reads instead of the process's (slurm-health: the node's).
+        std::optional<Environment> environment;
     };
 
     class Machine

@@ -11,6 +11,7 @@
 #include "checks/slurm_health.hpp"
 #include "checks/slurm_policy.hpp"
 #include "formats/lock.hpp"
+#include "formats/slurm_node.hpp"
 
 namespace envcheck::app
 {
@@ -113,8 +114,11 @@ namespace envcheck::app
                 }
                 lock_check = std::move(*checked);
             }
-            auto machine = probe_machine(
-              request.root, std::chrono::duration<double>(budget.driver_probe).count(), ports);
+            // The hook's own CUDA_VISIBLE_DEVICES ('' or NoDevFiles in a job without GPUs) is a
+            // property of the calling process, not of the node.
+            auto machine = probe_machine(request.root,
+                                         std::chrono::duration<double>(budget.driver_probe).count(),
+                                         ports, checks::node_level_variables(ports.environment));
             if (!machine)
             {
                 return util::unexpected(machine.error());
@@ -162,6 +166,11 @@ namespace envcheck::app
             return util::unexpected(util::make_error(util::ErrorKind::usage,
                                                      "no node name: the host name is empty", {},
                                                      "pass --node NAME"));
+        }
+        if (auto problem = formats::single_node_name_problem(node); !problem.empty())
+        {
+            return util::unexpected(util::make_error(util::ErrorKind::usage, std::move(problem), {},
+                                                     "pass --node with one node's name"));
         }
         auto checked = run_node_checks(request, budget, ports);
         if (!checked)

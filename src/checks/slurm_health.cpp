@@ -37,6 +37,13 @@ namespace envcheck::checks
         return std::string(hostname.substr(0, hostname.find('.')));
     }
 
+    auto node_level_variables(std::map<std::string, std::string> variables)
+      -> std::map<std::string, std::string>
+    {
+        variables.erase("CUDA_VISIBLE_DEVICES");
+        return variables;
+    }
+
     auto needs_node_state(SlurmHook hook, const std::vector<model::CheckRun>& runs) -> bool
     {
         if (hook == SlurmHook::health_check)

@@ -7,6 +7,7 @@
 #define ENVCHECK_CHECKS_SLURM_HEALTH_HPP
 
 #include <chrono>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -32,6 +33,12 @@ namespace envcheck::checks
     [[nodiscard]] auto slurm_node_name(std::string_view node_option,
                                        std::string_view slurmd_nodename, std::string_view hostname)
       -> std::string;
+
+    // The environment a node's checks see: without the variables that describe the calling
+    // process rather than the node. A Prolog runs with the job's CUDA_VISIBLE_DEVICES ('' or
+    // NoDevFiles in a job without GPUs), which says nothing of the node's GPUs.
+    [[nodiscard]] auto node_level_variables(std::map<std::string, std::string> variables)
+      -> std::map<std::string, std::string>;
 
     // Whether the node's state must be asked for. A health check always asks: it may have to
     // resume a node. A Prolog asks only when a check failed: Slurm asks prologs not to call

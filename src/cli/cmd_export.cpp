@@ -20,7 +20,52 @@ namespace envcheck::cli
         {
             app::ExportRequest request;
             std::string output;
+            bool force = false;
         };
+
+        // -o naming the input lock is refused (exit 2); an existing file with other content is
+        // replaced only with --force, as lock does. Returns -1 to go on writing, 0 when the file
+        // already holds `text`, else the exit code.
+        auto existing_output_verdict(const ExportOptions& options, const std::string& text,
+                                     app::Files& files) -> int
+        {
+            if (options.output.empty() || !files.is_regular_file(options.output))
+            {
+                return -1;
+            }
+            if (!options.request.lock.empty() &&
+                files.same_file(options.output, options.request.lock))
+            {
+                return report_error(util::make_error(
+                  util::ErrorKind::usage, "-o names the input lock: exporting would replace it",
+                  util::SourceLocation{ options.output, 0, 0 }, "write to another file"));
+            }
+            const auto existing = files.read_file(options.output);
+            if (existing && *existing == safe_output(text))
+            {
+                return code(Exit::ok);
+            }
+            if (options.force)
+            {
+                return -1;
+            }
+            return report_error(util::make_error(
+              util::ErrorKind::usage, "exists and differs; not replaced",
+              util::SourceLocation{ options.output, 0, 0 }, "pass --force to replace it"));
+        }
+
+        auto write_export(const ExportOptions& options, const std::string& text, app::Files& files)
+          -> int
+        {
+            const int verdict = existing_output_verdict(options, text, files);
+            if (verdict >= 0)
+            {
+                return verdict;
+            }
+            return emit(text, options.output, files,
+                        options.force ? app::Files::WriteMode::replace
+                                      : app::Files::WriteMode::create_new);
+        }
 
         auto run_export(const ExportOptions& options, app::Ports& ports) -> int
         {
@@ -35,7 +80,7 @@ namespace envcheck::cli
                   *outcome->unreadable, "not exported: records of the environment cannot be read",
                   "reinstall the packages named above, then export again");
             }
-            if (const int status = emit(outcome->exported.text, options.output, ports.files);
+            if (const int status = write_export(options, outcome->exported.text, ports.files);
                 status != code(Exit::ok))
             {
                 return status;
@@ -92,6 +137,7 @@ namespace envcheck::cli
           "The name: of an exported environment.yml (default: the prefix's directory name)");
         app.add_option("-o,--output", options->output,
                        "Write to this file (atomically) instead of stdout");
+        app.add_flag("--force", options->force, "Replace an existing file that differs");
         return [options](app::Ports& ports) { return run_export(*options, ports); };
     }
 }

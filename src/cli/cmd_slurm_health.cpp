@@ -6,6 +6,7 @@
 // the node and requeue the job); 2 bad usage, an unreadable lock or prefix, or scontrol that
 // cannot be run.
 #include <array>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -39,6 +40,9 @@ namespace envcheck::cli
               { "json", [](const Outcome& outcome)
                 { return report::render_slurm_health_json(outcome.view); } },
             } };
+            // The probe children inherit this process's environment: the hook's own
+            // CUDA_VISIBLE_DEVICES is the job's, not the node's (app/slurm_health.cpp).
+            ::unsetenv("CUDA_VISIBLE_DEVICES");
             const auto outcome = app::run_slurm_health(options.request, ports);
             if (!outcome)
             {

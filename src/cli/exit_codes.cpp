@@ -2,6 +2,9 @@
 
 #include <iostream>
 
+#include "util/control_chars.hpp"
+#include "util/url_redaction.hpp"
+
 namespace envcheck::cli
 {
     auto exit_for(const util::Error& error) -> Exit
@@ -37,10 +40,13 @@ namespace envcheck::cli
 
     auto report_error(const util::Error& error) -> int
     {
-        std::cerr << "envcheck: error: " << error.to_string() << '\n';
+        const auto safe = [](const std::string& text) {
+            return util::escape_control_characters(util::redact_urls(text, util::redaction_marker));
+        };
+        std::cerr << "envcheck: error: " << safe(error.to_string()) << '\n';
         if (!error.hint.empty())
         {
-            std::cerr << "  hint: " << error.hint << '\n';
+            std::cerr << "  hint: " << safe(error.hint) << '\n';
         }
         return code(exit_for(error));
     }

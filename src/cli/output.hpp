@@ -12,10 +12,13 @@
 
 namespace envcheck::cli
 {
-    // Writes `content` to stdout when `path` is empty or "-", else atomically to `path` (through
-    // the files port). Returns 0, or the exit code of the error it reported.
-    [[nodiscard]] auto emit(std::string_view content, const std::string& path, app::Files& files)
-      -> int;
+    // What emit writes for `raw`: URLs without credentials, control characters escaped.
+    [[nodiscard]] auto safe_output(std::string_view raw) -> std::string;
+
+    // Writes safe_output(content) to stdout when `path` is empty or "-", else atomically to
+    // `path` (through the files port). Returns 0, or the exit code of the error it reported.
+    [[nodiscard]] auto emit(std::string_view content, const std::string& path, app::Files& files,
+                            app::Files::WriteMode mode = app::Files::WriteMode::replace) -> int;
 
     // A use case's result: an error is reported (exit 2, or 3 for a bug); an outcome is
     // rendered, written to `path` and its verdict mapped to the exit code.

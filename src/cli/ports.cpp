@@ -149,10 +149,17 @@ namespace envcheck::cli
             std::error_code error;
             return fs::exists(path, error);
         }
-        auto write_atomic(const std::string& path, std::string_view content)
+        auto write_atomic(const std::string& path, std::string_view content, WriteMode mode)
           -> util::Result<void> override
         {
-            return fsio::write_file_atomic(path, content);
+            return fsio::write_file_atomic(path, content, 0644,
+                                           mode == WriteMode::create_new
+                                             ? fsio::WriteMode::create_new
+                                             : fsio::WriteMode::replace);
+        }
+        auto same_file(const std::string& a, const std::string& b) const -> bool override
+        {
+            return fsio::same_file(a, b);
         }
         void append(const std::string& path, std::string_view content) override
         {
@@ -197,8 +204,8 @@ namespace envcheck::cli
         auto os() -> model::OsFacts override { return system::read_os(system::SystemRoot("/")); }
         auto probe(const app::MachineProbeRequest& request) -> model::MachineFacts override
         {
-            auto facts =
-              system::probe_machine({ request.root, environment, request.driver_timeout });
+            auto facts = system::probe_machine(
+              { request.root, request.environment.value_or(environment), request.driver_timeout });
             const auto build = gpu::build_info();
             facts.runtime.cuda_enabled = build.cuda_enabled;
             facts.runtime.runtime = build.runtime;

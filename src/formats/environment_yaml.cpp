@@ -22,6 +22,7 @@ namespace envcheck::formats
             constexpr std::string_view template_syntax = "yaml.template";
             constexpr std::string_view invalid_utf8 = "yaml.invalid-utf8";
             constexpr std::string_view empty = "yaml.empty";
+            constexpr std::string_view too_large = "yaml.too-large";
             constexpr std::string_view multiple_documents = "yaml.multiple-documents";
             constexpr std::string_view duplicate_key = "yaml.duplicate-key";
             constexpr std::string_view not_a_mapping = "yaml.not-a-mapping";
@@ -35,7 +36,7 @@ namespace envcheck::formats
             constexpr std::string_view invalid_name = "env.invalid-name";
         }
 
-        constexpr std::array<LoaderRule, 17> rule_table{ {
+        constexpr std::array<LoaderRule, 18> rule_table{ {
           { rule::syntax, model::Severity::error, "The text is not valid YAML.",
             "Fix the YAML at the position shown: indentation, quotes, or a stray ':'." },
           { rule::tab_indentation, model::Severity::error,
@@ -51,6 +52,10 @@ namespace envcheck::formats
             "Save the file as UTF-8." },
           { rule::empty, model::Severity::error, "The file has no content.",
             "Write name, channels and dependencies keys." },
+          { rule::too_large, model::Severity::error,
+            "Over 8 MiB: environment files are a few KiB, so this is not one (nothing is parsed).",
+            "Lint the environment file itself; a list of thousands of packages belongs in a "
+            "lock." },
           { rule::multiple_documents, model::Severity::error,
             "More than one YAML document ('---'); conda reads exactly one.",
             "Keep one document per environment file." },
@@ -1188,6 +1193,16 @@ namespace envcheck::formats
                               "byte 0x" + util::to_hex(text.substr(*bad, 1)) +
                                 " is not valid UTF-8 (is the file UTF-16 or Latin-1?)",
                               { where.line, where.column }));
+        }
+        // Bounded time and memory: a 1 GiB file of comments took 170 s and 3.9 GB to read.
+        if (text.size() > environment_file_size_limit)
+        {
+            return util::unexpected(
+              make_diagnostic(rule::too_large,
+                              "the file is " + std::to_string(text.size()) + " bytes, over the " +
+                                std::to_string(environment_file_size_limit >> 20) +
+                                " MiB an environment file can be: this is not an environment file",
+                              { 1, 1 }));
         }
         const std::vector<Line> lines = split_into_lines(text);
         if (auto problem = prescan(lines))

@@ -107,6 +107,9 @@ namespace envcheck::formats
 
     [[nodiscard]] auto loader_rules() -> std::span<const LoaderRule>;
 
+    // The largest environment file read (yaml.too-large beyond): real ones are a few KiB.
+    inline constexpr std::size_t environment_file_size_limit = std::size_t{ 8 } << 20;
+
     // Fails (util::ErrorKind::parse, with file/line/column in util::Error::where and the fix in
     // util::Error::hint) only when the text is not a loadable environment file at all;
     // `file_name` is used in positions and messages.

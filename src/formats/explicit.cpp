@@ -5,6 +5,7 @@
 
 #include "formats/pip_reference.hpp"
 #include "util/strings.hpp"
+#include "util/url_redaction.hpp"
 
 namespace envcheck::formats
 {
@@ -141,55 +142,7 @@ namespace envcheck::formats
 
     auto strip_credentials(std::string_view url) -> std::string
     {
-        // One pass over the characters (a 10 MB @EXPLICIT file has 80,000 URLs): the user:password@
-        // of the authority, then an anaconda.org "/t/<token>" segment of the path.
-        std::size_t user_start = 0;
-        std::size_t user_end = 0;
-        std::size_t path_start = url.size();
-        if (const auto scheme = url.find("://"); scheme != std::string_view::npos)
-        {
-            user_start = scheme + 3;
-            for (std::size_t i = user_start; i < url.size() && url[i] != '/'; ++i)
-            {
-                if (url[i] == '@')
-                {
-                    user_end = i + 1;
-                }
-            }
-            path_start = user_end > 0 ? user_end : user_start;
-        }
-        else
-        {
-            path_start = 0;
-        }
-        std::size_t token_start = 0;
-        std::size_t token_end = 0;
-        for (std::size_t i = path_start; i + 3 <= url.size(); ++i)
-        {
-            if (url[i] == '/' && url[i + 1] == 't' && url[i + 2] == '/')
-            {
-                const auto end = url.find('/', i + 3);
-                if (end != std::string_view::npos)
-                {
-                    token_start = i;
-                    token_end = end;
-                }
-                break;
-            }
-        }
-        std::string result;
-        result.reserve(url.size());
-        result.append(url.substr(0, user_end > 0 ? user_start : 0));
-        const std::size_t rest = user_end > 0 ? user_end : 0;
-        if (token_end > 0)
-        {
-            result.append(url.substr(rest, token_start - rest)).append(url.substr(token_end));
-        }
-        else
-        {
-            result.append(url.substr(rest));
-        }
-        return result;
+        return util::redact_url(url);
     }
 
     auto read_artifact_url(std::string_view url, model::Package& package) -> bool

@@ -91,4 +91,44 @@ namespace envcheck::formats
         }
         return node;
     }
+
+    auto single_node_name_problem(std::string_view name) -> std::string
+    {
+        if (name.empty())
+        {
+            return "the node name is empty";
+        }
+        if (name.size() > 255)
+        {
+            return "the node name is longer than 255 characters";
+        }
+        if (name.find_first_of("[],") != std::string_view::npos)
+        {
+            return "'" + std::string(name) +
+                   "' is a host list (several nodes); envcheck acts on exactly one node";
+        }
+        const bool valid_characters =
+          std::all_of(name.begin(), name.end(),
+                      [](char c)
+                      {
+                          return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                                 (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.';
+                      });
+        if (!valid_characters || name.front() == '-')
+        {
+            return "'" + std::string(name) +
+                   "' is not a Slurm node name (letters, digits, '-', '_' and '.')";
+        }
+        return {};
+    }
+
+    auto count_scontrol_nodes(std::string_view text) -> std::size_t
+    {
+        std::size_t count = 0;
+        for (const auto raw_line : util::split_lines(text))
+        {
+            count += util::trim(raw_line).starts_with("NodeName=") ? 1 : 0;
+        }
+        return count;
+    }
 }

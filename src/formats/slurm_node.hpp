@@ -22,6 +22,14 @@ namespace envcheck::formats
     };
 
     [[nodiscard]] auto parse_scontrol_node(std::string_view text) -> util::Result<SlurmNode>;
+
+    // Why `name` is not the name of exactly one Slurm node, or "" when it is one. scontrol reads
+    // "gpu[01-03]" and "a,b" as host lists and would act on every node they name (issue 15: an
+    // operator's drain was cleared that way); a node name is letters, digits, '-', '_' and '.'.
+    [[nodiscard]] auto single_node_name_problem(std::string_view name) -> std::string;
+
+    // How many nodes an scontrol show node answer describes (its NodeName= fields).
+    [[nodiscard]] auto count_scontrol_nodes(std::string_view text) -> std::size_t;
 }
 
 #endif

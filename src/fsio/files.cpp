@@ -1,12 +1,19 @@
 #include "fsio/files.hpp"
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
+#include <dirent.h>
 #include <fcntl.h>
 #include <filesystem>
+#include <poll.h>
+#include <signal.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <vector>
+
+#include <climits>
 
 namespace envcheck::fsio
 {
@@ -21,6 +28,302 @@ namespace envcheck::fsio
         {
             return path == "-" ? std::string("<stdin>") : path;
         }
+
+        // "/dev/fd/12" -> 12; -1 when `path` does not name one of this process's descriptors.
+        auto descriptor_of(const std::string& path) -> int
+        {
+            if (path == "-" || path == "/dev/stdin")
+            {
+                return STDIN_FILENO;
+            }
+            if (path == "/dev/stdout")
+            {
+                return STDOUT_FILENO;
+            }
+            if (path == "/dev/stderr")
+            {
+                return STDERR_FILENO;
+            }
+            for (const std::string_view prefix : { "/dev/fd/", "/proc/self/fd/" })
+            {
+                if (path.starts_with(prefix) && path.size() > prefix.size() &&
+                    path.size() - prefix.size() < 10)
+                {
+                    int number = 0;
+                    for (const char c : std::string_view(path).substr(prefix.size()))
+                    {
+                        if (c < '0' || c > '9')
+                        {
+                            return -1;
+                        }
+                        number = number * 10 + (c - '0');
+                    }
+                    return number;
+                }
+            }
+            return -1;
+        }
+
+        auto kind_name(mode_t mode) -> std::string
+        {
+            if (S_ISFIFO(mode))
+            {
+                return "a FIFO";
+            }
+            if (S_ISCHR(mode) || S_ISBLK(mode))
+            {
+                return "a device";
+            }
+            if (S_ISSOCK(mode))
+            {
+                return "a socket";
+            }
+            return "not a regular file";
+        }
+
+        // Reads a stream until end of input, at most `limit` bytes, waiting at most
+        // `idle_timeout` for each chunk.
+        auto read_stream(int fd, const std::string& name, std::size_t limit,
+                         std::chrono::milliseconds idle_timeout) -> util::Result<std::string>
+        {
+            std::string content;
+            char buffer[1 << 16];
+            while (true)
+            {
+                pollfd waiting{ fd, POLLIN, 0 };
+                const int ready = ::poll(&waiting, 1, static_cast<int>(idle_timeout.count()));
+                if (ready < 0)
+                {
+                    if (errno == EINTR)
+                    {
+                        continue;
+                    }
+                    return util::unexpected(
+                      io_error(name, "cannot wait: " + describe_errno(errno)));
+                }
+                if (ready == 0)
+                {
+                    return util::unexpected(util::make_error(
+                      util::ErrorKind::timeout,
+                      "sent nothing for " + std::to_string(idle_timeout.count() / 1000) +
+                        " s; given up (a pipe whose writer never writes or closes it?)",
+                      util::SourceLocation{ name, 0, 0 }));
+                }
+                const ssize_t got = ::read(fd, buffer, sizeof buffer);
+                if (got < 0)
+                {
+                    if (errno == EINTR || errno == EAGAIN)
+                    {
+                        continue;
+                    }
+                    return util::unexpected(
+                      io_error(name, "cannot read: " + describe_errno(errno)));
+                }
+                if (got == 0)
+                {
+                    return content;
+                }
+                if (content.size() + static_cast<std::size_t>(got) > limit)
+                {
+                    return util::unexpected(io_error(name, "is larger than the limit of " +
+                                                             std::to_string(limit) + " bytes"));
+                }
+                content.append(buffer, static_cast<std::size_t>(got));
+            }
+        }
+
+        auto too_large(const std::string& path, std::size_t limit, std::uint64_t size)
+          -> util::Error
+        {
+            return io_error(path, "is " + std::to_string(size) +
+                                    " bytes, larger than the limit of " + std::to_string(limit) +
+                                    " bytes");
+        }
+
+        auto read_regular(const std::string& path, std::size_t limit) -> util::Result<std::string>
+        {
+            // O_NONBLOCK: should the path have turned into a FIFO since stat, open does not wait
+            // for a writer; the fstat below then refuses it.
+            const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+            if (fd < 0)
+            {
+                return util::unexpected(io_error(path, "cannot open: " + describe_errno(errno)));
+            }
+            struct stat info
+            {
+            };
+            if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode))
+            {
+                ::close(fd);
+                return util::unexpected(io_error(path, "is not a regular file"));
+            }
+            if (static_cast<std::uint64_t>(info.st_size) > limit)
+            {
+                ::close(fd);
+                return util::unexpected(
+                  too_large(path, limit, static_cast<std::uint64_t>(info.st_size)));
+            }
+            std::string content;
+            content.reserve(static_cast<std::size_t>(info.st_size));
+            char buffer[1 << 16];
+            while (true)
+            {
+                const ssize_t got = ::read(fd, buffer, sizeof buffer);
+                if (got < 0)
+                {
+                    if (errno == EINTR || errno == EAGAIN)
+                    {
+                        continue;
+                    }
+                    const int saved = errno;
+                    ::close(fd);
+                    return util::unexpected(
+                      io_error(path, "cannot read: " + describe_errno(saved)));
+                }
+                if (got == 0)
+                {
+                    break;
+                }
+                // The file may grow while it is read: the limit holds for what is read too.
+                if (content.size() + static_cast<std::size_t>(got) > limit)
+                {
+                    ::close(fd);
+                    return util::unexpected(too_large(path, limit, content.size() + got));
+                }
+                content.append(buffer, static_cast<std::size_t>(got));
+            }
+            ::close(fd);
+            return content;
+        }
+
+        auto host_name() -> std::string
+        {
+            char name[HOST_NAME_MAX + 1] = {};
+            if (::gethostname(name, sizeof name - 1) != 0 || name[0] == '\0')
+            {
+                return "localhost";
+            }
+            std::string host(name);
+            for (char& c : host)
+            {
+                c = (c == '/' || c == '-') ? '_' : c;
+            }
+            return host;
+        }
+
+        auto split_target(const std::string& path) -> std::pair<std::string, std::string>
+        {
+            const std::filesystem::path target(path);
+            std::string directory = target.parent_path().string();
+            return { directory.empty() ? std::string(".") : directory, target.filename().string() };
+        }
+
+        // Removes the temporary files of earlier writers to the same target that died on this
+        // host (killed mid-write): ".NAME.envcheck-HOST-PID.XXXXXX" whose PID no longer runs.
+        void sweep_stale_temporaries(const std::string& directory, const std::string& name)
+        {
+            const std::string prefix = "." + name + ".envcheck-" + host_name() + "-";
+            DIR* listing = ::opendir(directory.c_str());
+            if (listing == nullptr)
+            {
+                return;
+            }
+            std::vector<std::string> stale;
+            while (const dirent* entry = ::readdir(listing))
+            {
+                const std::string_view entry_name(entry->d_name);
+                if (!entry_name.starts_with(prefix))
+                {
+                    continue;
+                }
+                const auto rest = entry_name.substr(prefix.size());
+                const auto dot = rest.find('.');
+                if (dot == std::string_view::npos || dot == 0 || dot > 9)
+                {
+                    continue;
+                }
+                pid_t pid = 0;
+                bool digits = true;
+                for (const char c : rest.substr(0, dot))
+                {
+                    digits = digits && c >= '0' && c <= '9';
+                    pid = pid * 10 + (c - '0');
+                }
+                if (digits && pid > 0 && ::kill(pid, 0) != 0 && errno == ESRCH)
+                {
+                    stale.emplace_back(entry_name);
+                }
+            }
+            ::closedir(listing);
+            for (const auto& file : stale)
+            {
+                ::unlink((directory + "/" + file).c_str());
+            }
+        }
+
+        auto write_all(int fd, std::string_view content) -> bool
+        {
+            const char* data = content.data();
+            std::size_t left = content.size();
+            while (left > 0)
+            {
+                const ssize_t written = ::write(fd, data, left);
+                if (written < 0)
+                {
+                    if (errno == EINTR)
+                    {
+                        continue;
+                    }
+                    if (errno == EAGAIN)
+                    {
+                        pollfd waiting{ fd, POLLOUT, 0 };
+                        ::poll(&waiting, 1, -1);
+                        continue;
+                    }
+                    return false;
+                }
+                data += written;
+                left -= static_cast<std::size_t>(written);
+            }
+            return true;
+        }
+
+        // Writes into an existing non-regular target: one of our descriptors, a pipe, a device.
+        auto write_through(const std::string& path, std::string_view content) -> util::Result<void>
+        {
+            const int own = descriptor_of(path);
+            if (own >= 0)
+            {
+                if (!write_all(own, content))
+                {
+                    return util::unexpected(
+                      io_error(path, "cannot write: " + describe_errno(errno)));
+                }
+                return {};
+            }
+            // O_NONBLOCK: a FIFO nobody reads fails at once (ENXIO) instead of waiting forever.
+            const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+            if (fd < 0)
+            {
+                const int saved = errno;
+                return util::unexpected(
+                  io_error(path, saved == ENXIO ? std::string("is a FIFO that no process reads")
+                                                : "cannot open: " + describe_errno(saved)));
+            }
+            const int flags = ::fcntl(fd, F_GETFL);
+            if (flags >= 0)
+            {
+                ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+            }
+            const bool written = write_all(fd, content);
+            const int saved = errno;
+            ::close(fd);
+            if (!written)
+            {
+                return util::unexpected(io_error(path, "cannot write: " + describe_errno(saved)));
+            }
+            return {};
+        }
     }
 
     auto describe_errno(int error_number) -> std::string
@@ -28,87 +331,117 @@ namespace envcheck::fsio
         return std::strerror(error_number);
     }
 
-    auto read_file(const std::string& path, std::size_t limit) -> util::Result<std::string>
+    auto is_stream_path(const std::string& path) -> bool
     {
-        const bool from_stdin = path == "-";
-        const int fd = from_stdin ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-        if (fd < 0)
+        return descriptor_of(path) >= 0;
+    }
+
+    auto path_kind(const std::string& path) -> PathKind
+    {
+        if (is_stream_path(path))
         {
-            return util::unexpected(io_error(path, "cannot open: " + describe_errno(errno)));
+            return PathKind::other;
         }
         struct stat info
         {
         };
-        if (::fstat(fd, &info) == 0 && S_ISDIR(info.st_mode))
+        if (::stat(path.c_str(), &info) != 0)
         {
-            ::close(fd);
+            return errno == ENOENT || errno == ENOTDIR ? PathKind::absent : PathKind::unreadable;
+        }
+        if (S_ISREG(info.st_mode))
+        {
+            return PathKind::regular;
+        }
+        return S_ISDIR(info.st_mode) ? PathKind::directory : PathKind::other;
+    }
+
+    auto same_file(const std::string& a, const std::string& b) -> bool
+    {
+        struct stat first
+        {
+        };
+        struct stat second
+        {
+        };
+        return ::stat(a.c_str(), &first) == 0 && ::stat(b.c_str(), &second) == 0 &&
+               first.st_dev == second.st_dev && first.st_ino == second.st_ino;
+    }
+
+    auto read_file(const std::string& path, std::size_t limit,
+                   std::chrono::milliseconds idle_timeout) -> util::Result<std::string>
+    {
+        const std::string name = display_name(path);
+        if (path == "-")
+        {
+            return read_stream(STDIN_FILENO, name, limit, idle_timeout);
+        }
+        struct stat info
+        {
+        };
+        if (::stat(path.c_str(), &info) != 0)
+        {
+            return util::unexpected(io_error(path, "cannot open: " + describe_errno(errno)));
+        }
+        if (S_ISDIR(info.st_mode))
+        {
             return util::unexpected(io_error(path, "is a directory, not a file"));
         }
-        std::string content;
-        if (S_ISREG(info.st_mode) && info.st_size > 0)
+        if (S_ISREG(info.st_mode))
         {
-            content.reserve(static_cast<std::size_t>(info.st_size));
-        }
-        // Read until end of stream rather than trusting st_size: pipes report 0.
-        char buffer[1 << 16];
-        while (true)
-        {
-            const ssize_t got = ::read(fd, buffer, sizeof buffer);
-            if (got < 0)
+            if (static_cast<std::uint64_t>(info.st_size) > limit)
             {
-                if (errno == EINTR)
-                {
-                    continue;
-                }
-                const int saved = errno;
-                if (!from_stdin)
-                {
-                    ::close(fd);
-                }
                 return util::unexpected(
-                  io_error(display_name(path), "cannot read: " + describe_errno(saved)));
+                  too_large(path, limit, static_cast<std::uint64_t>(info.st_size)));
             }
-            if (got == 0)
-            {
-                break;
-            }
-            content.append(buffer, static_cast<std::size_t>(got));
-            if (content.size() > limit)
-            {
-                if (!from_stdin)
-                {
-                    ::close(fd);
-                }
-                return util::unexpected(
-                  io_error(display_name(path),
-                           "is larger than the limit of " + std::to_string(limit) + " bytes"));
-            }
+            return read_regular(path, limit);
         }
-        if (!from_stdin)
+        if (!is_stream_path(path))
         {
-            ::close(fd);
+            return util::unexpected(
+              io_error(path, "is " + kind_name(info.st_mode) +
+                               ", not a regular file; envcheck reads streams only as - (standard "
+                               "input) or <(...)"));
         }
+        // One of our own descriptors (/dev/fd/63 of <(...)): opening it gives its pipe.
+        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+        if (fd < 0)
+        {
+            return util::unexpected(io_error(path, "cannot open: " + describe_errno(errno)));
+        }
+        auto content = read_stream(fd, name, limit, idle_timeout);
+        ::close(fd);
         return content;
     }
 
-    auto write_file_atomic(const std::string& path, std::string_view content, unsigned mode)
-      -> util::Result<void>
+    auto temporary_prefix(const std::string& target) -> std::string
     {
-        namespace fs = std::filesystem;
-        const fs::path target(path);
-        fs::path directory = target.parent_path();
-        if (directory.empty())
+        const auto [directory, name] = split_target(target);
+        return (std::filesystem::path(directory) /
+                ("." + name + ".envcheck-" + host_name() + "-" + std::to_string(::getpid()) + "."))
+          .string();
+    }
+
+    auto write_file_atomic(const std::string& path, std::string_view content, unsigned mode,
+                           WriteMode write_mode) -> util::Result<void>
+    {
+        const PathKind kind = path_kind(path);
+        if (kind == PathKind::other)
         {
-            directory = ".";
+            return write_through(path, content); // a stream is not clobbered by writing to it
         }
-        std::string temp =
-          (directory / ("." + target.filename().string() + ".tmp.XXXXXX")).string();
+        if (kind == PathKind::directory)
+        {
+            return util::unexpected(io_error(path, "is a directory, not a file"));
+        }
+        const auto [directory, name] = split_target(path);
+        sweep_stale_temporaries(directory, name);
+        std::string temp = temporary_prefix(path) + "XXXXXX";
         const int fd = ::mkstemp(temp.data());
         if (fd < 0)
         {
             return util::unexpected(io_error(path, "cannot create a temporary file in " +
-                                                     directory.string() + ": " +
-                                                     describe_errno(errno)));
+                                                     directory + ": " + describe_errno(errno)));
         }
         auto fail = [&](const std::string& what)
         {
@@ -136,21 +469,9 @@ namespace envcheck::fsio
         {
             return fail("cannot set the file mode");
         }
-        const char* data = content.data();
-        std::size_t left = content.size();
-        while (left > 0)
+        if (!write_all(fd, content))
         {
-            const ssize_t written = ::write(fd, data, left);
-            if (written < 0)
-            {
-                if (errno == EINTR)
-                {
-                    continue;
-                }
-                return fail("cannot write");
-            }
-            data += written;
-            left -= static_cast<std::size_t>(written);
+            return fail("cannot write");
         }
         if (::fsync(fd) != 0)
         {
@@ -162,7 +483,47 @@ namespace envcheck::fsio
             ::unlink(temp.c_str());
             return util::unexpected(io_error(path, "cannot close: " + describe_errno(saved)));
         }
-        if (::rename(temp.c_str(), path.c_str()) != 0)
+        if (write_mode == WriteMode::create_new)
+        {
+            // link(2) fails if the target exists: the check and the creation are one step.
+            const int linked = ::link(temp.c_str(), path.c_str());
+            const int saved = errno;
+            if (linked != 0 && saved == EEXIST)
+            {
+                ::unlink(temp.c_str());
+                return util::unexpected(
+                  io_error(path, "exists: another process wrote it meanwhile; not replaced"));
+            }
+            if (linked != 0 && saved != EPERM && saved != EOPNOTSUPP && saved != ENOSYS)
+            {
+                ::unlink(temp.c_str());
+                return util::unexpected(io_error(path, "cannot create: " + describe_errno(saved)));
+            }
+            if (linked != 0)
+            {
+                // A file system without hard links: claim the name with O_EXCL, then rename
+                // over our own claim (a reader may see it empty for a moment).
+                const int claim =
+                  ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+                if (claim < 0)
+                {
+                    const int claim_error = errno;
+                    ::unlink(temp.c_str());
+                    return util::unexpected(io_error(
+                      path, claim_error == EEXIST
+                              ? std::string("exists: another process wrote it meanwhile; not "
+                                            "replaced")
+                              : "cannot create: " + describe_errno(claim_error)));
+                }
+                ::close(claim);
+            }
+            else
+            {
+                ::unlink(temp.c_str());
+            }
+        }
+        if ((write_mode == WriteMode::replace || ::access(temp.c_str(), F_OK) == 0) &&
+            ::rename(temp.c_str(), path.c_str()) != 0)
         {
             const int saved = errno;
             ::unlink(temp.c_str());
@@ -180,7 +541,7 @@ namespace envcheck::fsio
 
     auto FileLock::acquire(const std::string& path) -> util::Result<FileLock>
     {
-        const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
         if (fd < 0)
         {
             return util::unexpected(

@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <filesystem>
 #include <sys/wait.h>
+#include <system_error>
 #include <unistd.h>
 
 #include "fsio/files.hpp"
@@ -39,7 +40,9 @@ namespace envcheck::fsio
                 continue;
             }
             const std::string candidate = std::string(dir) + "/" + name;
-            if (::access(candidate.c_str(), X_OK) == 0 && !std::filesystem::is_directory(candidate))
+            std::error_code unreadable; // a loop or no permission: not a program to run
+            if (::access(candidate.c_str(), X_OK) == 0 &&
+                !std::filesystem::is_directory(candidate, unreadable))
             {
                 return candidate;
             }

@@ -9,6 +9,7 @@
 #include "fsio/files.hpp"
 #include "util/sha256.hpp"
 #include "util/time_format.hpp"
+#include "util/url_redaction.hpp"
 
 namespace envcheck::net
 {
@@ -36,7 +37,7 @@ namespace envcheck::net
                 return std::nullopt;
             }
             auto entry = parse_cache_entry(*sidecar);
-            if (!entry || entry->url != url)
+            if (!entry || entry->url != util::redact_url(url))
             {
                 return std::nullopt;
             }
@@ -48,16 +49,31 @@ namespace envcheck::net
             return StoredCopy{ std::move(*entry), std::move(*body) };
         }
 
+        // Cache files are the user's alone (a private channel's repodata, its URL): 0600, also
+        // when an older envcheck made them 0644.
+        auto write_private(const std::string& path, std::string_view content) -> util::Result<void>
+        {
+            auto written = fsio::write_file_atomic(path, content, 0600);
+            if (written)
+            {
+                std::error_code ignored;
+                std::filesystem::permissions(
+                  path, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write,
+                  ignored);
+            }
+            return written;
+        }
+
         auto write_copy(const std::string& stem, const CacheEntry& entry, std::string_view body)
           -> util::Result<void>
         {
             // Body first, sidecar second: a reader that sees the new sidecar sees the new body,
             // and the size check catches a crash between the two.
-            if (auto written = fsio::write_file_atomic(stem + ".body", body); !written)
+            if (auto written = write_private(stem + ".body", body); !written)
             {
                 return written;
             }
-            return fsio::write_file_atomic(stem + ".json", to_json(entry));
+            return write_private(stem + ".json", to_json(entry));
         }
 
         auto age_hint(const CacheEntry& entry) -> std::string
@@ -166,7 +182,9 @@ namespace envcheck::net
               util::ErrorKind::io, "cannot create the cache directory: " + error.message(),
               util::SourceLocation{ m_directory, 0, 0 }, "pass --cache-dir DIR"));
         }
+        // The key is the full URL's hash; what is stored or shown has no credentials.
         const std::string stem = entry_stem(url);
+        const std::string shown = util::redact_url(url);
         auto lock = fsio::FileLock::acquire(stem + ".lock");
         if (!lock)
         {
@@ -182,14 +200,14 @@ namespace envcheck::net
                 // channel without a noarch subdir stays empty offline too.
                 return util::unexpected(util::make_error(
                   util::ErrorKind::network, "HTTP 404 Not Found (the cached answer; offline)",
-                  util::SourceLocation{ url, 0, 0 }));
+                  util::SourceLocation{ shown, 0, 0 }));
             }
             if (!stored)
             {
                 return util::unexpected(util::make_error(
                   util::ErrorKind::network,
                   "offline, and the cache in " + m_directory + " holds no copy of this URL",
-                  util::SourceLocation{ url, 0, 0 },
+                  util::SourceLocation{ shown, 0, 0 },
                   "run once without --offline to fill the cache"));
             }
             return CachedBody{ std::move(stored->body), CacheSource::offline,
@@ -209,7 +227,8 @@ namespace envcheck::net
             if (is_not_found(failed))
             {
                 // Remembered for --offline; a later download removes the mark.
-                if (auto marked = fsio::write_file_atomic(stem + ".absent", url + "\n"); !marked)
+                if (auto marked = write_private(stem + ".absent", util::redact_url(url) + "\n");
+                    !marked)
                 {
                     return util::unexpected(marked.error());
                 }
@@ -230,7 +249,7 @@ namespace envcheck::net
                 return util::unexpected(
                   util::make_error(util::ErrorKind::network,
                                    "HTTP 304 Not Modified for a request without validators",
-                                   util::SourceLocation{ url, 0, 0 }));
+                                   util::SourceLocation{ shown, 0, 0 }));
             }
             stored->entry.fetched_at = now_unix_seconds();
             // A 304 may carry updated validators.
@@ -242,8 +261,7 @@ namespace envcheck::net
             {
                 stored->entry.last_modified = response->last_modified;
             }
-            if (auto written = fsio::write_file_atomic(stem + ".json", to_json(stored->entry));
-                !written)
+            if (auto written = write_private(stem + ".json", to_json(stored->entry)); !written)
             {
                 return util::unexpected(written.error());
             }
@@ -251,8 +269,8 @@ namespace envcheck::net
                                std::move(stored->entry) };
         }
 
-        CacheEntry entry{ url, response->etag, response->last_modified, now_unix_seconds(),
-                          response->body.size() };
+        CacheEntry entry{ util::redact_url(url), response->etag, response->last_modified,
+                          now_unix_seconds(), response->body.size() };
         if (auto written = write_copy(stem, entry, response->body); !written)
         {
             return util::unexpected(written.error());

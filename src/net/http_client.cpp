@@ -11,6 +11,7 @@
 #include "fsio/files.hpp"
 #include "net/curl_library.hpp"
 #include "util/strings.hpp"
+#include "util/url_redaction.hpp"
 
 namespace envcheck::net
 {
@@ -62,23 +63,10 @@ namespace envcheck::net
             return out;
         }
 
-        // The URL without user:password@, so that credentials never reach logs.
+        // The URL without its credentials, so that they never reach messages or logs.
         auto redact(const std::string& url) -> std::string
         {
-            const auto scheme_end = url.find("://");
-            if (scheme_end == std::string::npos)
-            {
-                return url;
-            }
-            const auto authority = scheme_end + 3;
-            const auto authority_end = url.find_first_of("/?#", authority);
-            const auto at = url.rfind('@', authority_end == std::string::npos ? url.size() - 1
-                                                                              : authority_end - 1);
-            if (at == std::string::npos || at < authority)
-            {
-                return url;
-            }
-            return url.substr(0, authority) + url.substr(at + 1);
+            return util::redact_url(url);
         }
 
         // State the libcurl callbacks write into during one transfer.
@@ -100,6 +88,19 @@ namespace envcheck::net
             {
                 transfer.too_large = true;
                 return 0; // makes libcurl stop with CURLE_WRITE_ERROR
+            }
+            // Grown by doubling, but never past the limit: a body without Content-Length that
+            // approaches a 1 GiB cap would otherwise hold a 2 GiB buffer.
+            const std::size_t needed = transfer.body.size() + bytes;
+            if (needed > transfer.body.capacity())
+            {
+                // reserve() on a non-empty string may double past what it is asked for; a fresh
+                // string takes exactly the capacity requested.
+                std::string grown;
+                grown.reserve(
+                  std::min(std::max(needed, 2 * transfer.body.capacity()), transfer.max_bytes));
+                grown.append(transfer.body);
+                transfer.body.swap(grown);
             }
             transfer.body.append(data, bytes);
             return bytes;
@@ -376,10 +377,14 @@ namespace envcheck::net
             curl.easy_setopt(easy, protocols_bitmask_option,
                              static_cast<long>(CURLPROTO_HTTP | CURLPROTO_HTTPS | CURLPROTO_FILE));
         }
-        if (curl.easy_setopt(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https") != CURLE_OK)
+        // Never downgrade: from https, redirects may only go to https.
+        const bool is_https = has_scheme(url, "https");
+        if (curl.easy_setopt(easy, CURLOPT_REDIR_PROTOCOLS_STR,
+                             is_https ? "https" : "http,https") != CURLE_OK)
         {
-            curl.easy_setopt(easy, redirect_protocols_bitmask_option,
-                             static_cast<long>(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+            curl.easy_setopt(
+              easy, redirect_protocols_bitmask_option,
+              static_cast<long>(is_https ? CURLPROTO_HTTPS : (CURLPROTO_HTTP | CURLPROTO_HTTPS)));
         }
         curl.easy_setopt(easy, CURLOPT_FOLLOWLOCATION, 1L);
         curl.easy_setopt(easy, CURLOPT_MAXREDIRS, m_options.max_redirects);
@@ -389,6 +394,14 @@ namespace envcheck::net
                          static_cast<long>(m_options.total_timeout.count()));
         curl.easy_setopt(easy, CURLOPT_MAXFILESIZE_LARGE,
                          static_cast<curl_off_t>(m_options.max_bytes));
+        // A server that trickles (or never answers after the handshake) is given up on long
+        // before the total timeout.
+        if (m_options.low_speed_bytes_per_second > 0)
+        {
+            curl.easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, m_options.low_speed_bytes_per_second);
+            curl.easy_setopt(easy, CURLOPT_LOW_SPEED_TIME,
+                             static_cast<long>(m_options.low_speed_time.count()));
+        }
         curl.easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
         // "" offers every coding this libcurl build decodes (gzip, deflate, br, zstd).
         curl.easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, "");
@@ -422,6 +435,14 @@ namespace envcheck::net
             case CURLE_OK:
                 break;
             case CURLE_UNSUPPORTED_PROTOCOL:
+                if (is_https)
+                {
+                    return failure(util::ErrorKind::network, url,
+                                   "redirected from https to another scheme; envcheck never "
+                                   "downgrades from TLS (" +
+                                     detail + ")",
+                                   "ask for the URL the redirect names, if you trust it");
+                }
                 return failure(util::ErrorKind::network, url,
                                "redirected to a URL scheme that is not allowed (" + detail + ")");
             case CURLE_URL_MALFORMAT:
@@ -447,6 +468,30 @@ namespace envcheck::net
             {
                 curl_off_t connected_after = 0;
                 curl.easy_getinfo(easy, CURLINFO_CONNECT_TIME_T, &connected_after);
+                curl_off_t handshake_after = 0;
+                curl.easy_getinfo(easy, CURLINFO_APPCONNECT_TIME_T, &handshake_after);
+                // libcurl clears the connect time when the connection phase fails; its message
+                // says where it stopped.
+                if (is_https && ((connected_after > 0 && handshake_after == 0) ||
+                                 detail.find("SSL connection timeout") != std::string::npos))
+                {
+                    return failure(util::ErrorKind::network, url,
+                                   "not TLS: the server accepted the connection but never "
+                                   "answered the TLS handshake (within " +
+                                     describe_duration(m_options.connect_timeout) +
+                                     "); is it a plain-http server?",
+                                   "check the URL's scheme and port");
+                }
+                if (detail.find("too slow") != std::string::npos)
+                {
+                    return failure(
+                      util::ErrorKind::timeout, url,
+                      "slower than " + std::to_string(m_options.low_speed_bytes_per_second) +
+                        " bytes/s for " + std::to_string(m_options.low_speed_time.count()) +
+                        " s; given up (received " + std::to_string(transfer.body.size()) +
+                        " bytes)",
+                      "the server stalls; try again later or another mirror");
+                }
                 if (connected_after == 0 && !is_file)
                 {
                     return failure(util::ErrorKind::timeout, url,
@@ -468,6 +513,18 @@ namespace envcheck::net
                                "cannot use the CA bundle '" + m_options.ca_bundle + "' (" + detail +
                                  ")");
             case CURLE_SSL_CONNECT_ERROR:
+                // OpenSSL's words for an answer that is no TLS record (an http server's reply).
+                if (detail.find("wrong version number") != std::string::npos ||
+                    detail.find("packet length too long") != std::string::npos ||
+                    detail.find("record layer failure") != std::string::npos ||
+                    detail.find("http request") != std::string::npos)
+                {
+                    return failure(util::ErrorKind::network, url,
+                                   "TLS handshake failed: not TLS, the server answered in "
+                                   "plain text; is it a plain-http server? (" +
+                                     detail + ")",
+                                   "check the URL's scheme and port");
+                }
                 return failure(util::ErrorKind::network, url,
                                "TLS handshake failed (" + detail + ")",
                                std::string(ca_bundle_hint));

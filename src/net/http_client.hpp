@@ -30,6 +30,10 @@ namespace envcheck::net
         std::chrono::milliseconds total_timeout{ 300'000 }; // the whole transfer, body included
         long max_redirects = 5;
         std::size_t max_bytes = std::size_t{ 1 } << 30; // of the decoded body
+        // Below this many bytes per second for low_speed_time, the transfer is given up (0: no
+        // such limit): a stalled server does not hold a run for the whole total_timeout.
+        long low_speed_bytes_per_second = 1024;
+        std::chrono::seconds low_speed_time{ 30 };
         std::string ca_bundle; // PEM CAs trusted instead of the system store; empty: system
         std::string user_agent = "envcheck";
     };

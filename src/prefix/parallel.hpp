@@ -1,13 +1,18 @@
 // Runs fn(i) for i in [0, count) on up to `threads` threads (0: one per core), handing out
 // indices one at a time so that a few large items (multi-MB records, big files) do not leave a
-// thread idle.
+// thread idle. An exception thrown by fn(i) is caught in its thread (it would otherwise end the
+// process through std::terminate) and returned as that item's failure.
 #ifndef ENVCHECK_PREFIX_PARALLEL_HPP
 #define ENVCHECK_PREFIX_PARALLEL_HPP
 
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
+#include <exception>
+#include <mutex>
+#include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace envcheck::prefix
@@ -19,15 +24,39 @@ namespace envcheck::prefix
         return std::max<std::size_t>(1, std::min(wanted, items));
     }
 
+    // An item whose fn threw: its index and the exception's message.
+    struct ItemFailure
+    {
+        std::size_t index = 0;
+        std::string what;
+    };
+
     template<class Fn>
-    void parallel_for(std::size_t count, unsigned threads, Fn&& fn)
+    auto parallel_for(std::size_t count, unsigned threads, Fn&& fn) -> std::vector<ItemFailure>
     {
         std::atomic<std::size_t> next{ 0 };
+        std::mutex failures_mutex;
+        std::vector<ItemFailure> failures;
         const auto work = [&]
         {
             for (std::size_t i = next.fetch_add(1); i < count; i = next.fetch_add(1))
             {
-                fn(i);
+                std::string what;
+                try
+                {
+                    fn(i);
+                    continue;
+                }
+                catch (const std::exception& error)
+                {
+                    what = error.what();
+                }
+                catch (...)
+                {
+                    what = "an unknown exception";
+                }
+                const std::scoped_lock lock(failures_mutex);
+                failures.push_back(ItemFailure{ i, std::move(what) });
             }
         };
         const std::size_t workers = worker_count(threads, count);
@@ -38,6 +67,13 @@ namespace envcheck::prefix
             helpers.emplace_back(work);
         }
         work();
+        for (auto& helper : helpers)
+        {
+            helper.join();
+        }
+        std::sort(failures.begin(), failures.end(),
+                  [](const ItemFailure& a, const ItemFailure& b) { return a.index < b.index; });
+        return failures;
     }
 }
 

@@ -48,7 +48,8 @@ namespace envcheck::prefix
 
         // lib/pythonX.Y/site-packages (unix: conda prefixes and venvs) and Lib/site-packages
         // (Windows layouts), relative to the prefix.
-        auto site_packages_dirs(const fs::path& root) -> std::vector<std::string>
+        auto site_packages_dirs(const fs::path& root, std::vector<util::Error>& problems)
+          -> std::vector<std::string>
         {
             std::vector<std::string> dirs;
             std::error_code error;
@@ -56,12 +57,22 @@ namespace envcheck::prefix
                  it.increment(error))
             {
                 const std::string name = it->path().filename().string();
-                if (name.starts_with("python") && fs::is_directory(it->path() / "site-packages"))
+                // Non-throwing: a symlink loop or a directory without permission is a problem
+                // of the prefix (its packages cannot be listed), not an internal error.
+                std::error_code unreadable;
+                if (name.starts_with("python") &&
+                    fs::is_directory(it->path() / "site-packages", unreadable))
                 {
                     dirs.push_back("lib/" + name + "/site-packages");
                 }
+                else if (name.starts_with("python") && unreadable)
+                {
+                    problems.push_back(util::make_error(
+                      util::ErrorKind::io, "cannot read: " + unreadable.message(),
+                      util::SourceLocation{ "lib/" + name + "/site-packages", 0, 0 }));
+                }
             }
-            if (fs::is_directory(root / "Lib" / "site-packages"))
+            if (fs::is_directory(root / "Lib" / "site-packages", error))
             {
                 dirs.emplace_back("Lib/site-packages");
             }
@@ -198,7 +209,8 @@ namespace envcheck::prefix
           -> util::Result<model::Package>
         {
             const fs::path dir = root / candidate.relative;
-            const bool is_dir = fs::is_directory(dir);
+            std::error_code ignored; // a loop or no permission: read_file below names the reason
+            const bool is_dir = fs::is_directory(dir, ignored);
             const bool egg_info = candidate.directory.ends_with(".egg-info");
             const fs::path metadata_path =
               !is_dir ? dir : dir / (egg_info ? "PKG-INFO" : "METADATA");
@@ -239,7 +251,6 @@ namespace envcheck::prefix
                     }
                     package.direct_url = std::move(*parsed);
                 }
-                std::error_code ignored;
                 package.requested = fs::exists(dir / "REQUESTED", ignored);
             }
             return package;
@@ -335,6 +346,136 @@ namespace envcheck::prefix
             }
             return record;
         }
+
+        // The conda records, read in parallel; returns the Python distributions they own.
+        auto read_conda_records(const fs::path& root, const ReadOptions& options,
+                                model::InstalledEnvironment& environment)
+          -> std::unordered_set<std::string>
+        {
+            std::unordered_set<std::string> owned_anchors;
+            const auto paths = record_files(root / "conda-meta");
+            std::vector<std::optional<util::Result<formats::CondaMetaRecord>>> results(
+              paths.size());
+            for (auto& failure : parallel_for(
+                   paths.size(), options.threads,
+                   [&](std::size_t i) { results[i].emplace(parse_record(paths[i], options)); }))
+            {
+                results[failure.index].emplace(util::unexpected(util::make_error(
+                  util::ErrorKind::io, "cannot read: " + failure.what,
+                  util::SourceLocation{ "conda-meta/" + paths[failure.index].filename().string(), 0,
+                                        0 })));
+            }
+            for (auto& result : results)
+            {
+                if (!*result)
+                {
+                    environment.problems.push_back(result->error());
+                    continue;
+                }
+                auto& record = result->value();
+                owned_anchors.insert(record.python_anchors.begin(), record.python_anchors.end());
+                if (record.package.name == "python")
+                {
+                    environment.python_version = record.package.version;
+                }
+                if (options.files)
+                {
+                    environment.files.push_back(model::PackageFiles{
+                      record.package.name, std::move(record.paths), model::Manager::conda, {} });
+                }
+                if (!record.constrains.empty())
+                {
+                    environment.constrains.emplace_back(record.package.name,
+                                                        std::move(record.constrains));
+                }
+                environment.packages.push_back(std::move(record.package));
+            }
+            return owned_anchors;
+        }
+
+        // The Python distributions: those conda installed are known by their directory name;
+        // the others are read, in parallel.
+        void read_python_distributions(const fs::path& root, const ReadOptions& options,
+                                       const std::unordered_set<std::string>& owned_anchors,
+                                       model::InstalledEnvironment& environment)
+        {
+            std::error_code error;
+            environment.site_packages = site_packages_dirs(root, environment.problems);
+            std::vector<DistCandidate> candidates;
+            for (const auto& site_packages : environment.site_packages)
+            {
+                std::vector<std::string> names;
+                for (fs::directory_iterator it(root / site_packages, error), end;
+                     !error && it != end; it.increment(error))
+                {
+                    names.push_back(it->path().filename().string());
+                }
+                std::sort(names.begin(), names.end());
+                for (auto& name : names)
+                {
+                    if (!name.ends_with(".dist-info") && !name.ends_with(".egg-info"))
+                    {
+                        continue;
+                    }
+                    std::string relative = site_packages + "/" + name;
+                    if (owned_anchors.contains(relative))
+                    {
+                        if (const auto parsed = formats::parse_dist_directory_name(name))
+                        {
+                            model::Package owned;
+                            owned.manager = model::Manager::pip;
+                            owned.name = parsed->name;
+                            owned.version = parsed->version;
+                            owned.installer = "conda";
+                            owned.source = relative;
+                            environment.conda_owned_distributions.push_back(std::move(owned));
+                        }
+                        continue;
+                    }
+                    candidates.push_back(
+                      DistCandidate{ std::move(relative), std::move(name), site_packages });
+                }
+            }
+            std::vector<std::optional<util::Result<Distribution>>> distributions(candidates.size());
+            const auto read_one = [&](std::size_t i)
+            {
+                auto package = read_distribution(root, candidates[i]);
+                if (!package)
+                {
+                    distributions[i].emplace(util::unexpected(package.error()));
+                    return;
+                }
+                Distribution distribution{ std::move(*package), std::nullopt, {} };
+                if (options.files && candidates[i].directory.ends_with(".dist-info"))
+                {
+                    read_record(root, candidates[i], candidates[i].site_packages, distribution);
+                }
+                distributions[i].emplace(std::move(distribution));
+            };
+            for (auto& failure : parallel_for(candidates.size(), options.threads, read_one))
+            {
+                distributions[failure.index].emplace(util::unexpected(util::make_error(
+                  util::ErrorKind::io, "cannot read: " + failure.what,
+                  util::SourceLocation{ candidates[failure.index].relative, 0, 0 })));
+            }
+            for (auto& distribution : distributions)
+            {
+                if (!*distribution)
+                {
+                    environment.problems.push_back(distribution->error());
+                    continue;
+                }
+                auto& read = distribution->value();
+                environment.problems.insert(environment.problems.end(),
+                                            read.record_problems.begin(),
+                                            read.record_problems.end());
+                if (read.files)
+                {
+                    environment.files.push_back(std::move(*read.files));
+                }
+                environment.packages.push_back(std::move(read.package));
+            }
+        }
     }
 
     auto pyvenv_python_version(std::string_view pyvenv_cfg) -> std::optional<std::string>
@@ -398,119 +539,16 @@ namespace envcheck::prefix
         }
         environment.kind = conda ? model::PrefixKind::conda : model::PrefixKind::venv;
 
-        // conda records, in parallel.
-        std::unordered_set<std::string> owned_anchors;
-        if (conda)
+        const auto owned_anchors = conda ? read_conda_records(root, options, environment)
+                                         : std::unordered_set<std::string>{};
+        if (!conda)
         {
-            const auto paths = record_files(root / "conda-meta");
-            std::vector<std::optional<util::Result<formats::CondaMetaRecord>>> results(
-              paths.size());
-            parallel_for(paths.size(), options.threads,
-                         [&](std::size_t i)
-                         { results[i].emplace(parse_record(paths[i], options)); });
-            for (auto& result : results)
+            if (const auto cfg = read_text(root / "pyvenv.cfg"))
             {
-                if (!*result)
-                {
-                    environment.problems.push_back(result->error());
-                    continue;
-                }
-                auto& record = result->value();
-                owned_anchors.insert(record.python_anchors.begin(), record.python_anchors.end());
-                if (record.package.name == "python")
-                {
-                    environment.python_version = record.package.version;
-                }
-                if (options.files)
-                {
-                    environment.files.push_back(model::PackageFiles{
-                      record.package.name, std::move(record.paths), model::Manager::conda, {} });
-                }
-                if (!record.constrains.empty())
-                {
-                    environment.constrains.emplace_back(record.package.name,
-                                                        std::move(record.constrains));
-                }
-                environment.packages.push_back(std::move(record.package));
+                environment.python_version = pyvenv_python_version(*cfg);
             }
         }
-        else if (const auto cfg = read_text(root / "pyvenv.cfg"))
-        {
-            environment.python_version = pyvenv_python_version(*cfg);
-        }
-
-        // Python distributions: those conda installed are known by their directory name; the
-        // others are read.
-        environment.site_packages = site_packages_dirs(root);
-        std::vector<DistCandidate> candidates;
-        for (const auto& site_packages : environment.site_packages)
-        {
-            std::vector<std::string> names;
-            for (fs::directory_iterator it(root / site_packages, error), end; !error && it != end;
-                 it.increment(error))
-            {
-                names.push_back(it->path().filename().string());
-            }
-            std::sort(names.begin(), names.end());
-            for (auto& name : names)
-            {
-                if (!name.ends_with(".dist-info") && !name.ends_with(".egg-info"))
-                {
-                    continue;
-                }
-                std::string relative = site_packages + "/" + name;
-                if (owned_anchors.contains(relative))
-                {
-                    if (const auto parsed = formats::parse_dist_directory_name(name))
-                    {
-                        model::Package owned;
-                        owned.manager = model::Manager::pip;
-                        owned.name = parsed->name;
-                        owned.version = parsed->version;
-                        owned.installer = "conda";
-                        owned.source = relative;
-                        environment.conda_owned_distributions.push_back(std::move(owned));
-                    }
-                    continue;
-                }
-                candidates.push_back(
-                  DistCandidate{ std::move(relative), std::move(name), site_packages });
-            }
-        }
-        std::vector<std::optional<util::Result<Distribution>>> distributions(candidates.size());
-        parallel_for(candidates.size(), options.threads,
-                     [&](std::size_t i)
-                     {
-                         auto package = read_distribution(root, candidates[i]);
-                         if (!package)
-                         {
-                             distributions[i].emplace(util::unexpected(package.error()));
-                             return;
-                         }
-                         Distribution distribution{ std::move(*package), std::nullopt, {} };
-                         if (options.files && candidates[i].directory.ends_with(".dist-info"))
-                         {
-                             read_record(root, candidates[i], candidates[i].site_packages,
-                                         distribution);
-                         }
-                         distributions[i].emplace(std::move(distribution));
-                     });
-        for (auto& distribution : distributions)
-        {
-            if (!*distribution)
-            {
-                environment.problems.push_back(distribution->error());
-                continue;
-            }
-            auto& read = distribution->value();
-            environment.problems.insert(environment.problems.end(), read.record_problems.begin(),
-                                        read.record_problems.end());
-            if (read.files)
-            {
-                environment.files.push_back(std::move(*read.files));
-            }
-            environment.packages.push_back(std::move(read.package));
-        }
+        read_python_distributions(root, options, owned_anchors, environment);
         model::sort_packages(environment.packages);
         return environment;
     }

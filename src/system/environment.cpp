@@ -4,6 +4,7 @@
 #include <array>
 
 #include "util/strings.hpp"
+#include "util/url_redaction.hpp"
 
 extern char** environ;
 
@@ -65,37 +66,7 @@ namespace envcheck::system
 
     auto redact_url_credentials(std::string_view value) -> std::string
     {
-        std::string out;
-        std::size_t position = 0;
-        while (position < value.size())
-        {
-            const auto scheme = value.find("://", position);
-            if (scheme == std::string_view::npos)
-            {
-                break;
-            }
-            const auto authority = scheme + 3;
-            // The authority ends at the first '/', '?', '#' or separator between URLs.
-            auto end = value.find_first_of("/?# \t,;", authority);
-            if (end == std::string_view::npos)
-            {
-                end = value.size();
-            }
-            const auto at = value.rfind('@', end - 1);
-            out.append(value.substr(position, authority - position));
-            if (at != std::string_view::npos && at >= authority && end > authority)
-            {
-                out.append(redacted_text);
-                out.append(value.substr(at, end - at));
-            }
-            else
-            {
-                out.append(value.substr(authority, end - authority));
-            }
-            position = end;
-        }
-        out.append(value.substr(std::min(position, value.size())));
-        return out;
+        return util::redact_urls(value, util::redaction_marker);
     }
 
     auto is_reported(std::string_view name) -> bool

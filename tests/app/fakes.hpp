@@ -93,12 +93,17 @@ namespace envcheck::tests
             return is_regular_file(path) || is_directory(path);
         }
 
-        auto write_atomic(const std::string& path, std::string_view content)
+        auto write_atomic(const std::string& path, std::string_view content, WriteMode mode)
           -> util::Result<void> override
         {
             if (unwritable.contains(path))
             {
                 return util::unexpected(util::make_error(util::ErrorKind::io, "Permission denied",
+                                                         util::SourceLocation{ path, 0, 0 }));
+            }
+            if (mode == WriteMode::create_new && files.contains(path))
+            {
+                return util::unexpected(util::make_error(util::ErrorKind::io, "File exists",
                                                          util::SourceLocation{ path, 0, 0 }));
             }
             files[path] = std::string(content);

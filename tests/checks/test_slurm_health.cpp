@@ -1,3 +1,5 @@
+#include <map>
+
 #include "checks/slurm_health.hpp"
 #include "tests/catch.hpp"
 
@@ -59,6 +61,21 @@ namespace
         {
             CAPTURE(c.option, c.slurmd_nodename, c.hostname);
             CHECK(checks::slurm_node_name(c.option, c.slurmd_nodename, c.hostname) == c.expected);
+        }
+    }
+
+    TEST_CASE("node_level_variables leaves out the calling process's GPUs", "[checks][slurm]")
+    {
+        // Values Slurm itself sets in a job's environment.
+        for (const char* value : { "", "NoDevFiles", "0" })
+        {
+            const std::map<std::string, std::string> hook{ { "CUDA_VISIBLE_DEVICES", value },
+                                                           { "SLURMD_NODENAME", "gpu01" },
+                                                           { "NVIDIA_VISIBLE_DEVICES", "all" } };
+            const auto node = checks::node_level_variables(hook);
+            CHECK_FALSE(node.contains("CUDA_VISIBLE_DEVICES"));
+            CHECK(node.at("SLURMD_NODENAME") == "gpu01");
+            CHECK(node.at("NVIDIA_VISIBLE_DEVICES") == "all");
         }
     }
 

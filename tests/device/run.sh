@@ -39,12 +39,12 @@ step "machine and build" | tee "$OUT/build.log"
 bench_flag=OFF
 [ "$BENCH" = 1 ] && bench_flag=ON
 # Libraries the machine lacks (it reaches no registry): Debian packages carried in .device/debs
-# (libyaml-dev and libyaml-0-2, say), unpacked here and found through pkg-config and the loader.
+# (libyaml-dev, libyaml-0-2, libtomlplusplus-dev), unpacked here and found through pkg-config and the loader.
 if ls .device/debs/*.deb >/dev/null 2>&1; then
     deps=/tmp/envcheck-device-deps
     for deb in .device/debs/*.deb; do dpkg-deb -x "$deb" "$deps"; done
     export PKG_CONFIG_SYSROOT_DIR=$deps PKG_CONFIG_PATH=$deps/usr/lib/x86_64-linux-gnu/pkgconfig
-    export CPATH=$deps/usr/include${CPATH:+:$CPATH}
+    export CPATH=$deps/usr/include${CPATH:+:$CPATH} CMAKE_PREFIX_PATH=$deps/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}
     export LIBRARY_PATH=$deps/usr/lib/x86_64-linux-gnu${LIBRARY_PATH:+:$LIBRARY_PATH}
     export LD_LIBRARY_PATH=$deps/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
     echo "carried packages: $(ls .device/debs | tr '\n' ' ')" >> "$OUT/build.log"

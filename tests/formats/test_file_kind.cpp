@@ -147,7 +147,7 @@ namespace
         REQUIRE(lock.has_value());
         REQUIRE(lock->size() == 1);
         const auto& info = lock->front();
-        CHECK(info.severity == model::Severity::info);
+        CHECK(info.severity == envcheck::model::Severity::info);
         CHECK(info.rule == "file.lock");
         CHECK(info.position == formats::TextPosition{ 1, 1 });
         CAPTURE(info.message);
@@ -174,7 +174,7 @@ namespace
           "conda-lock.yml");
         REQUIRE(broken.has_value());
         REQUIRE(broken->size() == 1);
-        CHECK(broken->front().severity == model::Severity::error);
+        CHECK(broken->front().severity == envcheck::model::Severity::error);
         CHECK(broken->front().rule == "file.lock-unreadable");
         CHECK(broken->front().position == formats::TextPosition{ 4, 5 });
         CHECK(broken->front().message ==
@@ -190,7 +190,7 @@ namespace
           formats::lint_non_environment("channels: [conda-forge]\n", "/home/u/.condarc");
         REQUIRE(condarc.has_value());
         const auto& other = condarc->front();
-        CHECK(other.severity == model::Severity::info);
+        CHECK(other.severity == envcheck::model::Severity::info);
         CHECK(other.rule == "file.not-environment");
         CHECK(other.message == ".condarc is conda's configuration, not an environment file: conda "
                                "and mamba read it as settings");

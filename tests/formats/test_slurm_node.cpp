@@ -64,3 +64,36 @@ namespace
         CHECK_FALSE(parse_scontrol_node("NodeName=gpu07 Arch=x86_64\n"));
     }
 }
+
+namespace
+{
+    TEST_CASE("single_node_name_problem: exactly one node", "[formats][SlurmNode]")
+    {
+        using envcheck::formats::single_node_name_problem;
+        for (const char* name : { "gpu01", "node-7", "dgx_a.rack2", "n1" })
+        {
+            CAPTURE(name);
+            CHECK(single_node_name_problem(name).empty());
+        }
+        // scontrol would expand these to several nodes and act on all of them.
+        for (const char* name : { "gpu[01-03]", "gpu[02-03]", "gpu01,gpu02", "gpu[1,3]" })
+        {
+            CAPTURE(name);
+            CHECK(single_node_name_problem(name).find("host list") != std::string::npos);
+        }
+        for (const char* name : { "", "gpu 01", "-x", "a=b", "gpu01\nState=RESUME" })
+        {
+            CAPTURE(name);
+            CHECK_FALSE(single_node_name_problem(name).empty());
+        }
+    }
+
+    TEST_CASE("count_scontrol_nodes", "[formats][SlurmNode]")
+    {
+        using envcheck::formats::count_scontrol_nodes;
+        CHECK(count_scontrol_nodes("NodeName=gpu01 Arch=x86_64\n   State=IDLE\n") == 1);
+        CHECK(count_scontrol_nodes("NodeName=a\n   State=IDLE\n\nNodeName=b\n   State=IDLE\n") ==
+              2);
+        CHECK(count_scontrol_nodes("No nodes in the system\n") == 0);
+    }
+}

@@ -137,6 +137,43 @@ namespace
         fs::remove_all(dir);
     }
 
+    TEST_CASE("Cache files hold no credentials and are the user's alone", "[net][Cache]")
+    {
+        const auto dir = temp_dir("secret");
+        // A conda token channel (/t/<token>/) served from files.
+        const auto source = dir / "t" / "tk-s3cr3t" / "private" / "repodata.json";
+        fs::create_directories(source.parent_path());
+        std::ofstream(source) << "{}";
+        const std::string url = "file://" + source.string();
+        net::HttpClient client;
+        net::Cache cache((dir / "cache").string(), false);
+        auto fetched = cache.fetch(client, url);
+        REQUIRE(fetched);
+        CHECK(fetched->entry.url.find("tk-s3cr3t") == std::string::npos);
+        const std::string stem = cache.entry_stem(url);
+        CHECK(fs::path(stem).filename() == util::Sha256::hex_of(url)); // the key is hashed
+        for (const std::string suffix : { ".json", ".body", ".lock" })
+        {
+            INFO(suffix);
+            CHECK((fs::status(stem + suffix).permissions() & fs::perms::all) ==
+                  (fs::perms::owner_read | fs::perms::owner_write));
+        }
+        std::ifstream sidecar(stem + ".json");
+        const std::string text((std::istreambuf_iterator<char>(sidecar)), {});
+        CHECK(text.find("tk-s3cr3t") == std::string::npos);
+        CHECK(text.find("/private/repodata.json") != std::string::npos);
+        // Still found again by its full URL.
+        net::Cache offline((dir / "cache").string(), true);
+        CHECK(offline.fetch(client, url));
+
+        // Messages name the URL without its credentials.
+        auto missing =
+          offline.fetch(client, "https://alice:pa55@example.com/t/tk-1/c/repodata.json");
+        REQUIRE_FALSE(missing);
+        CHECK(missing.error().where.file == "https://example.com/c/repodata.json");
+        fs::remove_all(dir);
+    }
+
     TEST_CASE("Cache::fetch negative: unusable directory", "[net][Cache]")
     {
         const auto dir = temp_dir("unusable");

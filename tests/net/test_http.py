@@ -107,6 +107,8 @@ class AppHandler(http.server.BaseHTTPRequestHandler):
             return self.send_body(b"", 302, [("Location", f"/redirect-chain/{step + 1}")])
         if path == "/loop":
             return self.send_body(b"", 302, [("Location", "/loop")])
+        if path == "/downgrade":
+            return self.send_body(b"", 302, [("Location", state["redirect_to"])])
         if path == "/to-file":
             return self.send_body(b"", 302, [("Location", "file:///etc/hostname")])
         if path.startswith("/status/"):
@@ -582,7 +584,38 @@ def test_tls_missing_ca_bundle(tls, tmp_path):
 def test_tls_against_plain_http_server(app):
     rc, _, err = fetch(app.url.replace("http://", "https://") + "/env.yml")
     assert rc == 2
-    assert "TLS handshake failed" in err
+    assert "TLS handshake failed: not TLS" in err
+
+
+def test_tls_against_silent_plain_server(raw):
+    # A plain server that waits for a request line the TLS client never sends: said to be no
+    # TLS, within the connect timeout, not "timed out" after the total one.
+    started = time.monotonic()
+    rc, _, err = fetch(raw.url.replace("http://", "https://") + "/x", "--connect-timeout-ms", "1000")
+    assert rc == 2
+    assert "not TLS" in err, err
+    assert time.monotonic() - started < 5
+
+
+def test_https_never_redirects_to_http(tls, pki, app):
+    # An https server whose answer is a redirect to plain http.
+    tls.state["redirect_to"] = app.url + "/env.yml"
+    before = len(app.requests_for("/env.yml"))
+    rc, _, err = fetch(tls.url + "/downgrade", "--ca-bundle", str(pki / "test-ca.pem"))
+    assert rc == 2
+    assert "never downgrades from TLS" in err
+    assert len(app.requests_for("/env.yml")) == before  # the http URL was never asked for
+    # https -> https is still followed.
+    rc, payload, err = fetch(tls.url + "/redirect", "--ca-bundle", str(pki / "test-ca.pem"))
+    assert rc == 0, err
+
+
+def test_low_speed_limit_ends_a_stalled_transfer(raw):
+    started = time.monotonic()
+    rc, _, err = fetch(raw.url + "/slow-body", "--low-speed-time-s", "1", "--timeout-ms", "60000")
+    assert rc == 2
+    assert "slower than 1024 bytes/s for 1 s" in err, err
+    assert time.monotonic() - started < 2.9  # before the server's 3 s, far before 60 s
 
 
 # === proxies ===============================================================================

@@ -80,6 +80,24 @@ namespace
         fs::remove_all(dir);
     }
 
+    TEST_CASE("HttpClient body memory stays within max_bytes", "[net][HttpClient]")
+    {
+        // Without Content-Length the body grows as it arrives; doubling past the cap once held
+        // twice the limit (2.1 GB for a 1 GiB cap).
+        const auto dir = temp_dir("cap");
+        const auto path = dir / "body";
+        const std::size_t size = (std::size_t{ 3 } << 20) + 123;
+        std::ofstream(path) << std::string(size, 'x');
+        net::HttpOptions options;
+        options.max_bytes = size;
+        net::HttpClient client(options);
+        auto response = client.fetch("file://" + path.string());
+        REQUIRE(response);
+        CHECK(response->body.size() == size);
+        CHECK(response->body.capacity() <= options.max_bytes + 64);
+        fs::remove_all(dir);
+    }
+
     TEST_CASE("HttpClient::fetch file URLs negative", "[net][HttpClient]")
     {
         const auto dir = temp_dir("file-negative");

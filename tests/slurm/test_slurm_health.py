@@ -113,9 +113,9 @@ class Cluster:
             self.scontrol("update", f"NodeName={self.node}", "State=RESUME")
         wait_for(lambda: self.node_state()[0] == ["IDLE"], 30, f"{self.node} to be IDLE")
 
-    def envcheck(self, *args, timeout=60):
+    def envcheck(self, *args, timeout=60, extra_env=None):
         return subprocess.run([ENVCHECK, "slurm-health", *args], capture_output=True, text=True,
-                              env=self.env, timeout=timeout)
+                              env=dict(self.env, **(extra_env or {})), timeout=timeout)
 
 
 def slurm_conf(directory, node, ports):
@@ -265,6 +265,36 @@ def test_operator_drain_is_left_alone(idle, tmp_path, scenario, code):
     assert "which is not envcheck's: left alone" in result.stdout or "by someone else" in result.stdout
     states, reason = idle.node_state()
     assert "DRAIN" in states and reason == ADMIN_REASON
+
+
+@pytest.mark.parametrize("scenario", ["h200-ok", "no-gpu"])
+def test_a_host_list_is_never_acted_on(idle, tmp_path, scenario):
+    # scontrol reads these as host lists: with gpu[02-03] a passing check once resumed an
+    # operator's drain on every node the list named.
+    idle.scontrol("update", f"NodeName={idle.node}", "State=DRAIN", f"Reason={ADMIN_REASON}")
+    for name in (f"{idle.node},{idle.node}", f"{idle.node}[1-2]", f"{idle.node},other"):
+        result = idle.envcheck("--root", fixture_root(tmp_path / name, scenario),
+                               extra_env={"SLURMD_NODENAME": name})
+        assert result.returncode == 2, result.stdout + result.stderr
+        assert "host list" in result.stderr
+        states, reason = idle.node_state()
+        assert "DRAIN" in states and reason == ADMIN_REASON
+    flagged = idle.envcheck("--root", fixture_root(tmp_path / "flag", scenario),
+                            "--node", f"{idle.node}[0-9]")
+    assert flagged.returncode == 2
+    assert idle.node_state()[1] == ADMIN_REASON
+
+
+@pytest.mark.parametrize("visible", ["", "NoDevFiles"])
+def test_the_hooks_cuda_visible_devices_is_not_the_nodes(idle, tmp_path, visible):
+    # Slurm sets these in a job without GPUs; a Prolog sees them. The node's GPUs are fine.
+    result = idle.envcheck("--root", fixture_root(tmp_path, "h200-ok"),
+                           extra_env={"CUDA_VISIBLE_DEVICES": visible})
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "DRAIN" not in idle.node_state()[0]
+    prolog = idle.envcheck("--root", fixture_root(tmp_path / "p", "h200-ok"), "--prolog",
+                           extra_env={"CUDA_VISIBLE_DEVICES": visible})
+    assert prolog.returncode == 0, prolog.stdout + prolog.stderr
 
 
 def test_dry_run_changes_nothing(idle, tmp_path):

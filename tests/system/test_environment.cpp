@@ -34,6 +34,10 @@ namespace
             { "https://token@host?x=a@b", "https://<redacted>@host?x=a@b" },
             { "/usr/local/cuda/lib64:/opt/lib", "/usr/local/cuda/lib64:/opt/lib" },
             { "user@host", "user@host" }, // no URL, nothing to redact
+            // probe once leaked these: a password holding '/', and conda's /t/<token>/.
+            { "https://user:pa/ss@host.example/simple", "https://<redacted>@host.example/simple" },
+            { "https://conda.anaconda.org/t/tk-0123/private",
+              "https://conda.anaconda.org/t/<redacted>/private" },
             { "", "" },
         };
         for (const auto& [input, expected] : cases)

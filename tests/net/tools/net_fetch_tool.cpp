@@ -24,6 +24,7 @@ namespace
         long timeout_ms = 300'000;
         long max_redirects = 5;
         std::size_t max_bytes = std::size_t{ 1 } << 30;
+        long low_speed_time_s = 30;
         std::string ca_bundle;
         std::string cache_dir;
         bool default_cache = false;
@@ -57,6 +58,7 @@ namespace
         http.total_timeout = std::chrono::milliseconds(options.timeout_ms);
         http.max_redirects = options.max_redirects;
         http.max_bytes = options.max_bytes;
+        http.low_speed_time = std::chrono::seconds(options.low_speed_time_s);
         http.ca_bundle = options.ca_bundle;
 
         nlohmann::json out;
@@ -133,6 +135,7 @@ auto main(int argc, char** argv) -> int
     app.add_option("--timeout-ms", options.timeout_ms);
     app.add_option("--max-redirects", options.max_redirects);
     app.add_option("--max-bytes", options.max_bytes);
+    app.add_option("--low-speed-time-s", options.low_speed_time_s);
     app.add_option("--ca-bundle", options.ca_bundle);
     app.add_option("--cache-dir", options.cache_dir);
     app.add_flag("--default-cache", options.default_cache, "use the XDG cache directory");

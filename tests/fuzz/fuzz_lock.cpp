@@ -1,0 +1,16 @@
+// libFuzzer target for the lock readers (envcheck's JSON, conda-lock.yml, pixi.lock, @EXPLICIT):
+// any bytes give an outline or an error, never a crash, a hang or undefined behaviour.
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "formats/lock.hpp"
+
+extern "C" auto LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) -> int
+{
+    const std::string_view text(reinterpret_cast<const char*>(data), size);
+    static_cast<void>(envcheck::formats::outline_lock(text, "fuzz.lock"));
+    static_cast<void>(
+      envcheck::formats::parse_any_lock(text, "fuzz.lock", { "linux-64", "default" }));
+    return 0;
+}
