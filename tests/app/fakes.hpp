@@ -83,6 +83,11 @@ namespace envcheck::tests
             return !is_url(path) && files.contains(path);
         }
 
+        auto same_file(const std::string& a, const std::string& b) const -> bool override
+        {
+            return a == b;
+        }
+
         auto is_directory(const std::string& path) const -> bool override
         {
             return directories.contains(path);
