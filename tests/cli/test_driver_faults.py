@@ -184,9 +184,17 @@ def test_doctor_names_the_driver_step_and_keeps_its_timeout(fault):
     if outcomes["pci.nvidia-present"]["status"] == "pass":
         # A machine with a GPU (the device run): the driver's step is the broken link.
         broken = report["first_broken_link"]
-        assert broken in ("driver.libcuda-found", "nvml.init", "cuda.init"), report
+        assert broken in ("driver.libcuda-found", "driver.libcuda-stub", "nvml.init",
+                          "cuda.init"), report
         step = "dlopen" if fault.startswith("load") else "Init"
-        assert step in outcomes[broken]["message"]
+        if broken == "driver.libcuda-stub":
+            # A stand-in that loads (init-hang) is not the driver's libcuda.so.1, and doctor
+            # says so first; the hung step is still named where it ran.
+            ran = [check for check in ("cuda.init", "nvml.init")
+                   if outcomes[check]["status"] != "skip"]
+            assert any(step in outcomes[check]["message"] for check in ran), report
+        else:
+            assert step in outcomes[broken]["message"]
         assert outcomes["container.gpu-passed-through"]["status"] != "fail"
 
 

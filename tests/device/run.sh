@@ -46,7 +46,9 @@ if ls .device/debs/*.deb >/dev/null 2>&1; then
     export PKG_CONFIG_SYSROOT_DIR=$deps PKG_CONFIG_PATH=$deps/usr/lib/x86_64-linux-gnu/pkgconfig
     export CPATH=$deps/usr/include${CPATH:+:$CPATH} CMAKE_PREFIX_PATH=$deps/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}
     export LIBRARY_PATH=$deps/usr/lib/x86_64-linux-gnu${LIBRARY_PATH:+:$LIBRARY_PATH}
-    export LD_LIBRARY_PATH=$deps/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    # Tests replace LD_LIBRARY_PATH (the stand-in drivers): the runtime libraries go where the
+    # loader always looks.
+    cp -a "$deps"/usr/lib/x86_64-linux-gnu/lib*.so.* /usr/local/lib/ 2>/dev/null && ldconfig
     echo "carried packages: $(ls .device/debs | tr '\n' ' ')" >> "$OUT/build.log"
 fi
 # The tests that read the shared corpus and vectors fail without them: the device copy has them
