@@ -76,7 +76,7 @@ namespace envcheck::app
             }
             const auto installed = as_installed(std::move(*lock));
             auto result = checks::check_environment_file(
-              environment_file.file, environment_file.path, installed, platform);
+              environment_file.file, environment_file.path, installed, platform, "locked");
             if (!result)
             {
                 return util::unexpected(result.error());

@@ -29,9 +29,10 @@ namespace envcheck::checks
         {
         public:
             Checker(std::string_view file_name, const model::InstalledEnvironment& installed,
-                    std::string_view platform)
+                    std::string_view platform, std::string_view state)
               : m_file_name(file_name)
               , m_platform(platform)
+              , m_state(state)
             {
                 for (const auto& package : installed.packages)
                 {
@@ -119,14 +120,14 @@ namespace envcheck::checks
                 if (closest == nullptr)
                 {
                     finding.status = model::PackageStatus::missing;
-                    finding.reason = "no installed package matches '" + dependency.text + "'";
+                    finding.reason = "no " + m_state + " package matches '" + dependency.text + "'";
                 }
                 else
                 {
                     finding.installed = *closest;
                     finding.name = closest->name;
                     finding.status = model::PackageStatus::unsatisfied;
-                    finding.reason = "installed " + label(*closest) + " does not satisfy '" +
+                    finding.reason = m_state + " " + label(*closest) + " does not satisfy '" +
                                      dependency.text + "'";
                 }
                 m_result.packages.push_back(std::move(finding));
@@ -178,14 +179,14 @@ namespace envcheck::checks
                 if (found == m_pip.end())
                 {
                     finding.status = model::PackageStatus::missing;
-                    finding.reason = "no installed distribution named " + line->name;
+                    finding.reason = "no " + m_state + " distribution named " + line->name;
                     m_result.packages.push_back(std::move(finding));
                     return {};
                 }
                 const model::Package& installed = *found->second;
                 finding.name = installed.name;
                 finding.installed = installed;
-                finding.reason = unsatisfied_reason(*line, installed);
+                finding.reason = unsatisfied_reason(*line, installed, m_state);
                 finding.status = finding.reason.empty() ? model::PackageStatus::ok
                                                         : model::PackageStatus::unsatisfied;
                 m_result.packages.push_back(std::move(finding));
@@ -209,9 +210,10 @@ namespace envcheck::checks
             }
 
             static auto unsatisfied_reason(const pypi::PipLine& line,
-                                           const model::Package& installed) -> std::string
+                                           const model::Package& installed,
+                                           const std::string& state) -> std::string
             {
-                const std::string have = "installed " + installed.version;
+                const std::string have = state + " " + installed.version;
                 if (line.requirement && !line.requirement->specifier().empty() &&
                     !line.requirement->specifier().contains(installed.version, std::nullopt, true))
                 {
@@ -238,6 +240,7 @@ namespace envcheck::checks
 
             std::string m_file_name;
             std::string m_platform;
+            std::string m_state; // "installed", or "locked" when the packages are a lock's
             model::Package m_venv_python;
             std::vector<const model::Package*> m_conda;
             std::multimap<std::string, const model::Package*> m_pip;
@@ -310,9 +313,10 @@ namespace envcheck::checks
 
     auto check_environment_file(const formats::EnvironmentFile& file, std::string_view file_name,
                                 const model::InstalledEnvironment& installed,
-                                std::string_view platform) -> util::Result<EnvironmentFileCheck>
+                                std::string_view platform, std::string_view state)
+      -> util::Result<EnvironmentFileCheck>
     {
-        Checker checker(file_name, installed, platform);
+        Checker checker(file_name, installed, platform, state);
         for (const auto& dependency : file.dependencies)
         {
             if (auto checked = checker.conda(dependency); !checked)

@@ -35,7 +35,8 @@ namespace envcheck::checks
     [[nodiscard]] auto check_environment_file(const formats::EnvironmentFile& file,
                                               std::string_view file_name,
                                               const model::InstalledEnvironment& installed,
-                                              std::string_view platform)
+                                              std::string_view platform,
+                                              std::string_view state = "installed")
       -> util::Result<EnvironmentFileCheck>;
 
     // An installed conda package as the record a MatchSpec is matched against; nullopt when its

@@ -88,7 +88,10 @@ namespace envcheck::report
     {
         std::string out =
           std::string("envcheck check: ") + (check.passed() ? "pass" : "FAIL") + "\n";
-        out += "  prefix: " + check.prefix + "\n";
+        if (!check.prefix.empty()) // empty: env checked against lock, nothing installed
+        {
+            out += "  prefix: " + check.prefix + "\n";
+        }
         if (check.environment_file)
         {
             out += "  environment file: " + *check.environment_file + "\n";

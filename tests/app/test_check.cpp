@@ -459,3 +459,51 @@ TEST_CASE("run_check fleet view", "[app][check]")
     CHECK(outcome.fleet.features.lock_matches == true);
     CHECK_FALSE(outcome.fleet.features.driver_version.has_value()); // not probed
 }
+
+TEST_CASE("run_check of an environment file against a lock, nothing installed", "[app][check]")
+{
+    FakeWorld world; // no environment selected or active
+    world.files.files["environment.yml"] =
+      "name: demo\nchannels: [conda-forge]\ndependencies:\n  - numpy>=1.26\n  - scipy\n"
+      "  - pytest=7\n  - pip:\n      - requests==2.32.3\n";
+    world.files.files["explicit.txt"] =
+      "# platform: linux-64\n@EXPLICIT\n"
+      "https://conda.anaconda.org/conda-forge/linux-64/numpy-1.26.4-py311h64a7726_0.conda\n"
+      "https://conda.anaconda.org/conda-forge/noarch/pytest-8.3.4-pyhd8ed1ab_1.conda\n";
+    app::CheckRequest request;
+    request.env = "environment.yml";
+    request.lock = "explicit.txt";
+
+    SECTION("every spec against the locked packages, which are called locked")
+    {
+        const auto outcome = check(world, request);
+        CHECK(outcome.check.prefix.empty());
+        CHECK(statuses(outcome.check.packages) ==
+              std::vector<std::string>{ "numpy ok", "scipy missing", "pytest unsatisfied",
+                                        "requests missing" });
+        CHECK(outcome.check.packages[1].reason == "no locked package matches 'scipy'");
+        CHECK(outcome.check.packages[2].reason.starts_with("locked 8.3.4"));
+        CHECK(outcome.verdict() == app::Verdict::findings);
+    }
+
+    SECTION("an active environment is checked instead, unless --no-prefix")
+    {
+        world.environment["CONDA_PREFIX"] = "/envs/train";
+        world.prefixes.environments["/envs/train"] = tests::FixturePrefixes::readable_conda_basic();
+        CHECK(check(world, request).check.prefix == "/envs/train");
+        request.no_prefix = true;
+        const auto outcome = check(world, request);
+        CHECK(outcome.check.prefix.empty());
+        CHECK(outcome.check.packages.size() == 4);
+    }
+
+    SECTION("--no-prefix needs both files, and no --deep")
+    {
+        request.no_prefix = true;
+        request.deep = true;
+        CHECK(check_error(world, request).kind == util::ErrorKind::usage);
+        request.deep = false;
+        request.lock.clear();
+        CHECK(check_error(world, request).kind == util::ErrorKind::usage);
+    }
+}
