@@ -88,14 +88,18 @@ namespace envcheck::app
                     finding.notes.insert(finding.notes.begin(), "platform " + platform);
                     if (!finding.reason.empty())
                     {
-                        finding.reason = platform + ": " + finding.reason;
+                        finding.reason.insert(0, platform + ": ");
                     }
                 }
                 check.packages.push_back(std::move(finding));
             }
             for (auto& note : result->notes)
             {
-                check.notes.push_back(several ? platform + ": " + note : std::move(note));
+                if (several)
+                {
+                    note.insert(0, platform + ": ");
+                }
+                check.notes.push_back(std::move(note));
             }
         }
         return {};
