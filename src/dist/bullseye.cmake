@@ -8,7 +8,7 @@
 if(NOT ENVCHECK_SYSROOT AND DEFINED ENV{ENVCHECK_SYSROOT})
     set(ENVCHECK_SYSROOT "$ENV{ENVCHECK_SYSROOT}")
 endif()
-if(NOT ENVCHECK_SYSROOT OR NOT EXISTS "${ENVCHECK_SYSROOT}/envcheck-sysroot-v2.stamp")
+if(NOT ENVCHECK_SYSROOT OR NOT EXISTS "${ENVCHECK_SYSROOT}/envcheck-sysroot-v3.stamp")
     message(FATAL_ERROR "src/dist/bullseye.cmake needs ENVCHECK_SYSROOT, a sysroot made by "
                         "tests/dist/make_sysroot.sh (got '${ENVCHECK_SYSROOT}')")
 endif()

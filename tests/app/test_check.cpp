@@ -424,11 +424,13 @@ TEST_CASE("run_check --deep", "[app][check]")
         CHECK(world.prefixes.reads[0].threads == 2);
         CHECK(outcome.check.deep);
         CHECK(outcome.check.deep_summary.files_checked > 0);
-        CHECK(outcome.check.problems.size() == 2); // the fixture's broken entries
+        // The fixture's broken record and dist-info, and (deep) a RECORD with a hash that is not
+        // one and a dist-info without RECORD.
+        CHECK(outcome.check.problems.size() == 4);
         CHECK(outcome.verdict() == app::Verdict::findings);
     }
 
-    SECTION("a venv's distributions without RECORD files have nothing to verify")
+    SECTION("a venv: a distribution without a RECORD cannot be verified, and says so")
     {
         world.files.files.erase("environment.yml");
         request.selection.prefix = "/envs/venv";
@@ -442,7 +444,18 @@ TEST_CASE("run_check --deep", "[app][check]")
         const auto outcome = check(world, request);
         CHECK(outcome.check.files.empty());
         CHECK(outcome.check.deep_summary.files_checked == 0);
-        CHECK(outcome.verdict() == app::Verdict::clean);
+        std::vector<std::string> problems;
+        for (const auto& problem : outcome.check.problems)
+        {
+            problems.push_back(problem.to_string());
+        }
+        CHECK(problems ==
+              std::vector<std::string>{
+                "lib/python3.12/site-packages/Tiny_Pkg-2.0.dist-info/RECORD: no readable RECORD, "
+                "its files cannot be verified: cannot open: No such file or directory",
+                "lib/python3.12/site-packages/pip-24.0.dist-info/RECORD: no readable RECORD, its "
+                "files cannot be verified: cannot open: No such file or directory" });
+        CHECK(outcome.verdict() == app::Verdict::findings);
     }
 }
 

@@ -36,8 +36,8 @@ TEST_CASE("run_export a lock", "[app][export]")
         CHECK(outcome.exported.text ==
               "# Written by envcheck " + std::string(app::envcheck_version()) + " from " + path +
                 "\nchannels:\n  - conda-forge\ndependencies:\n  - numpy=1.26.4=py311h64a7726_0\n"
-                "  - pip:\n      - 'requests @ "
-                "git+https://github.com/psf/requests@0e322af87745eff34caffe4df68456ebc20d9068'\n");
+                "  - pip:\n      - requests @ "
+                "git+https://github.com/psf/requests@0e322af87745eff34caffe4df68456ebc20d9068\n");
         CHECK(world.prefixes.reads.empty()); // the lock alone
     }
 

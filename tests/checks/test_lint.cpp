@@ -11,6 +11,7 @@
 #include "checks/lint.hpp"
 #include "checks/lint_input.hpp"
 #include "checks/lint_rules.hpp"
+#include "formats/file_kind.hpp"
 #include "tests/catch.hpp"
 
 using namespace envcheck::checks;
@@ -595,7 +596,8 @@ namespace
         {
             CHECK(rule.run != nullptr);
         }
-        CHECK(ids.size() == envcheck::formats::loader_rules().size() + lint_rules().size());
+        CHECK(ids.size() == envcheck::formats::loader_rules().size() +
+                              envcheck::formats::file_kind_rules().size() + lint_rules().size());
     }
 
     TEST_CASE("the pytorch tables hold what the pytorch channel's repodata holds", "[checks][lint]")

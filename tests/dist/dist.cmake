@@ -2,7 +2,8 @@
 # kernels, auditwheel) built once as a ctest fixture and shared by every tests/dist/test_*.py:
 # the binary's dependencies and glibc floor, the wheel in a fresh venv here and in a bullseye
 # chroot, the conda package, the GitHub Action's steps and the Dockerfile's stages. Labelled
-# `dist`; .ci/run leaves them out of the sanitizer run (they build their own binaries).
+# `dist`: the README's test command and CI leave them out (about half an hour of builds of their
+# own, root for debootstrap); `ctest -L dist` runs them.
 set(ENVCHECK_DIST_DIR "${CMAKE_BINARY_DIR}/dist")
 set(ENVCHECK_DIST_SYSROOT "${ENVCHECK_DIST_DIR}/sysroot" CACHE PATH
     "The bullseye sysroot of the portable build (made when missing; one can serve several builds)")
@@ -20,8 +21,9 @@ foreach(script IN LISTS dist_tests)
                  "ENVCHECK_DIST_DIR=${ENVCHECK_DIST_DIR}" "ENVCHECK_DIST_SYSROOT=${ENVCHECK_DIST_SYSROOT}")
 endforeach()
 
-# The pre-commit test builds its own envcheck (the hooks are `language: python`): like the
-# tests above it does not exercise the binary under test, so the sanitizer run leaves it out.
+# The pre-commit test builds its own envcheck (the hooks are `language: python`): it does not
+# exercise the binary under test, so the sanitizer run leaves it out (label selfbuild); unlike
+# the packaging tests above it runs with the README's test command.
 if(TEST py_cli_test_precommit)
-    set_property(TEST py_cli_test_precommit APPEND PROPERTY LABELS dist)
+    set_property(TEST py_cli_test_precommit APPEND PROPERTY LABELS selfbuild)
 endif()

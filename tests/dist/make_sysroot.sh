@@ -8,7 +8,7 @@
 set -euo pipefail
 dir=${1:?usage: make_sysroot.sh DIR [MIRROR]}
 mirror=${2:-http://deb.debian.org/debian}
-if [[ -e "$dir/envcheck-sysroot-v2.stamp" ]]; then
+if [[ -e "$dir/envcheck-sysroot-v3.stamp" ]]; then
     # A sysroot made before envcheck read TOML: add toml++'s headers to it in place.
     if [[ ! -e "$dir/usr/include/toml++/toml.h" ]]; then
         debs=$(mktemp -d)
@@ -38,10 +38,14 @@ rm -rf "$debs"
 
 # Absolute symbolic links (libpthread.so -> /lib/...) would lead the linker out of the
 # sysroot into this machine's newer glibc: make them relative.
-find "$dir/lib" "$dir/lib64" "$dir/usr/lib" -type l -lname '/*' -print0 |
-    while IFS= read -r -d '' link; do
-        ln -sfnr "$dir$(readlink "$link")" "$link"
-    done
+# bullseye merges /usr: lib and lib64 are themselves links, so walk the real directories.
+for tree in "$dir/usr/lib" "$dir/usr/lib64"; do
+    [[ -d "$tree" ]] || continue
+    find "$tree" -type l -lname '/*' -print0 |
+        while IFS= read -r -d '' link; do
+            ln -sfnr "$dir$(readlink "$link")" "$link"
+        done
+done
 mkdir -p "$dir/libgcc-envcheck"
 ln -sfnr "$dir/usr/lib/gcc/x86_64-linux-gnu/10/libgcc_eh.a" "$dir/libgcc-envcheck/libgcc_eh.a"
-echo "bullseye $(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$dir/envcheck-sysroot-v2.stamp"
+echo "bullseye $(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$dir/envcheck-sysroot-v3.stamp"
