@@ -32,7 +32,7 @@ namespace envcheck::formats
                 value.kind = TomlValue::Kind::table;
                 for (const auto& [key, member] : *table)
                 {
-                    value.members.emplace_back(std::string(key.str()), convert(member));
+                    value.members.push_back(TomlMember{ std::string(key.str()), convert(member) });
                 }
             }
             else if (const auto* array = node.as_array())

@@ -15,6 +15,8 @@
 
 namespace envcheck::formats
 {
+    struct TomlMember;
+
     struct TomlValue
     {
         enum class Kind
@@ -31,11 +33,19 @@ namespace envcheck::formats
         Kind kind = Kind::table;
         std::string text;             // a string's value; other scalars as TOML writes them
         std::vector<TomlValue> items; // array
-        std::vector<std::pair<std::string, TomlValue>> members; // table, in document order
-        TextPosition position;                                  // where the value starts
+        // A table's members, in document order. (Not pair<string, TomlValue>: a pair of an
+        // incomplete type, which clang's libstdc++ builds reject.)
+        std::vector<TomlMember> members;
+        TextPosition position; // where the value starts
 
         // A table's member, nullptr when absent or when this is not a table.
         [[nodiscard]] auto find(std::string_view key) const -> const TomlValue*;
+    };
+
+    struct TomlMember
+    {
+        std::string key;
+        TomlValue value;
     };
 
     [[nodiscard]] auto to_string(TomlValue::Kind kind) -> std::string_view;
