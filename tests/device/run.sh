@@ -12,9 +12,9 @@
 #   bench.log      bench_gpu (kernels vs cuBLAS and cudaMemcpy) and bench_tensor (tensor-core GEMM
 #                  vs cuBLAS/cuBLASLt, HBM vs cudaMemcpy) when ENVCHECK_DEVICE_BENCH=1
 #   dist.txt       the carried packaging artefacts (none are built here: no network): the
-#                  portable wheel (.device/envcheck_gpu-*.whl, from tests/dist/build_wheel.sh)
+#                  portable wheel (tests/device/carried/envcheck_gpu-*.whl, from tests/dist/build_wheel.sh)
 #                  pip-installed into a fresh venv, then its smoke and lock/check --lock; and
-#                  each binary in .device/bin/ (such as README command 1's build/envcheck from a
+#                  each binary in tests/device/carried/bin/ (such as README command 1's build/envcheck from a
 #                  fresh Debian 12 without a CUDA toolkit) with --version and smoke --quick
 # The last lines printed are a summary. Run from the repository root: tests/device/run.sh
 set -uo pipefail
@@ -38,23 +38,23 @@ step "machine and build" | tee "$OUT/build.log"
 } >> "$OUT/build.log" 2>&1
 bench_flag=OFF
 [ "$BENCH" = 1 ] && bench_flag=ON
-# Libraries the machine lacks (it reaches no registry): Debian packages carried in .device/debs
+# Libraries the machine lacks (it reaches no registry): Debian packages carried in tests/device/carried/debs
 # (libyaml-dev, libyaml-0-2, libtomlplusplus-dev), unpacked here and found through pkg-config and the loader.
-if ls .device/debs/*.deb >/dev/null 2>&1; then
+if ls tests/device/carried/debs/*.deb >/dev/null 2>&1; then
     deps=/tmp/envcheck-device-deps
-    for deb in .device/debs/*.deb; do dpkg-deb -x "$deb" "$deps"; done
+    for deb in tests/device/carried/debs/*.deb; do dpkg-deb -x "$deb" "$deps"; done
     export PKG_CONFIG_SYSROOT_DIR=$deps PKG_CONFIG_PATH=$deps/usr/lib/x86_64-linux-gnu/pkgconfig
     export CPATH=$deps/usr/include${CPATH:+:$CPATH} CMAKE_PREFIX_PATH=$deps/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}
     export LIBRARY_PATH=$deps/usr/lib/x86_64-linux-gnu${LIBRARY_PATH:+:$LIBRARY_PATH}
     # Tests replace LD_LIBRARY_PATH (the stand-in drivers): the runtime libraries go where the
     # loader always looks.
     cp -a "$deps"/usr/lib/x86_64-linux-gnu/lib*.so.* /usr/local/lib/ 2>/dev/null && ldconfig
-    echo "carried packages: $(ls .device/debs | tr '\n' ' ')" >> "$OUT/build.log"
+    echo "carried packages: $(ls tests/device/carried/debs | tr '\n' ' ')" >> "$OUT/build.log"
 fi
 # The tests that read the shared corpus and vectors fail without them: the device copy has them
-# as ./shared when the checkout does, or carried as .device/shared.
+# as ./shared when the checkout does, or carried as tests/device/carried/shared.
 shared_dir=$PWD/../shared
-[ -d .device/shared ] && shared_dir=$PWD/.device/shared
+[ -d tests/device/carried/shared ] && shared_dir=$PWD/tests/device/carried/shared
 [ -d shared ] && shared_dir=$PWD/shared
 if ! { cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DENVCHECK_CUDA=ON \
         -DENVCHECK_BENCH="$bench_flag" -DCMAKE_CUDA_ARCHITECTURES=90 \
@@ -162,7 +162,7 @@ fi
 
 step "packaging artefacts" | tee "$OUT/dist.txt"
 {
-    wheel=$(ls .device/envcheck_gpu-*.whl 2>/dev/null | head -1)
+    wheel=$(ls tests/device/carried/envcheck_gpu-*.whl 2>/dev/null | head -1)
     if [ -n "$wheel" ]; then
         rm -rf /tmp/envcheck-wheel-venv
         python3 -m venv /tmp/envcheck-wheel-venv \
@@ -174,9 +174,9 @@ step "packaging artefacts" | tee "$OUT/dist.txt"
         "$W" lock --prefix "$PREFIX" --output "$OUT/wheel.lock.json" --force; echo "wheel: lock -> exit $?"
         "$W" check --prefix "$PREFIX" --lock "$OUT/wheel.lock.json"; echo "wheel: check --lock -> exit $?"
     else
-        echo "no wheel carried: put tests/dist/build_wheel.sh's wheelhouse/*.whl in .device/"
+        echo "no wheel carried: put tests/dist/build_wheel.sh's wheelhouse/*.whl in tests/device/carried/"
     fi
-    for binary in .device/bin/*; do
+    for binary in tests/device/carried/bin/*; do
         [ -x "$binary" ] || continue
         echo "---- $binary"
         "$binary" --version
