@@ -11,6 +11,7 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <utility>
 #include <vector>
 
 #include <climits>
@@ -422,17 +423,16 @@ namespace envcheck::fsio
           .string();
     }
 
-    auto write_file_atomic(const std::string& path, std::string_view content, unsigned mode,
-                           WriteMode write_mode) -> util::Result<void>
+    auto AtomicFile::create(const std::string& path, unsigned mode) -> util::Result<AtomicFile>
     {
         const PathKind kind = path_kind(path);
-        if (kind == PathKind::other)
-        {
-            return write_through(path, content); // a stream is not clobbered by writing to it
-        }
         if (kind == PathKind::directory)
         {
             return util::unexpected(io_error(path, "is a directory, not a file"));
+        }
+        if (kind == PathKind::other)
+        {
+            return util::unexpected(io_error(path, "is not a regular file"));
         }
         const auto [directory, name] = split_target(path);
         sweep_stale_temporaries(directory, name);
@@ -443,13 +443,7 @@ namespace envcheck::fsio
             return util::unexpected(io_error(path, "cannot create a temporary file in " +
                                                      directory + ": " + describe_errno(errno)));
         }
-        auto fail = [&](const std::string& what)
-        {
-            const int saved = errno;
-            ::close(fd);
-            ::unlink(temp.c_str());
-            return util::unexpected(io_error(path, what + ": " + describe_errno(saved)));
-        };
+        AtomicFile file(path, std::move(temp), fd);
         // Keep the mode of a file we replace; otherwise honour the umask like open(2) would.
         struct stat existing
         {
@@ -467,21 +461,104 @@ namespace envcheck::fsio
         }
         if (::fchmod(fd, final_mode) != 0)
         {
-            return fail("cannot set the file mode");
+            return util::unexpected(
+              io_error(path, "cannot set the file mode: " + describe_errno(errno)));
         }
-        if (!write_all(fd, content))
+        return file;
+    }
+
+    AtomicFile::AtomicFile(std::string path, std::string temporary, int fd)
+      : m_path(std::move(path))
+      , m_temporary(std::move(temporary))
+      , m_fd(fd)
+    {
+    }
+
+    AtomicFile::AtomicFile(AtomicFile&& other) noexcept
+      : m_path(std::move(other.m_path))
+      , m_temporary(std::move(other.m_temporary))
+      , m_fd(std::exchange(other.m_fd, -1))
+      , m_write_error(std::exchange(other.m_write_error, 0))
+    {
+    }
+
+    auto AtomicFile::operator=(AtomicFile&& other) noexcept -> AtomicFile&
+    {
+        if (this != &other)
         {
-            return fail("cannot write");
+            discard();
+            m_path = std::move(other.m_path);
+            m_temporary = std::move(other.m_temporary);
+            m_fd = std::exchange(other.m_fd, -1);
+            m_write_error = std::exchange(other.m_write_error, 0);
         }
-        if (::fsync(fd) != 0)
+        return *this;
+    }
+
+    AtomicFile::~AtomicFile()
+    {
+        discard();
+    }
+
+    void AtomicFile::discard()
+    {
+        if (m_fd >= 0)
         {
-            return fail("cannot flush to disk");
+            ::close(m_fd);
+            m_fd = -1;
         }
-        if (::close(fd) != 0)
+        if (!m_temporary.empty())
         {
-            const int saved = errno;
-            ::unlink(temp.c_str());
-            return util::unexpected(io_error(path, "cannot close: " + describe_errno(saved)));
+            ::unlink(m_temporary.c_str());
+            m_temporary.clear();
+        }
+    }
+
+    auto AtomicFile::write(std::string_view chunk) -> bool
+    {
+        if (m_fd < 0 || m_write_error != 0)
+        {
+            return false;
+        }
+        if (!write_all(m_fd, chunk))
+        {
+            m_write_error = errno;
+            return false;
+        }
+        return true;
+    }
+
+    auto AtomicFile::write_error() const -> std::string
+    {
+        return m_write_error == 0 ? std::string() : describe_errno(m_write_error);
+    }
+
+    auto AtomicFile::commit(WriteMode write_mode) -> util::Result<void>
+    {
+        const std::string& path = m_path;
+        const std::string temp = m_temporary;
+        auto fail = [&](const std::string& what, int error_number)
+        {
+            discard();
+            return util::unexpected(io_error(path, what + ": " + describe_errno(error_number)));
+        };
+        if (m_fd < 0)
+        {
+            return util::unexpected(io_error(path, "nothing to commit"));
+        }
+        if (m_write_error != 0)
+        {
+            return fail("cannot write", m_write_error);
+        }
+        if (::fsync(m_fd) != 0)
+        {
+            return fail("cannot flush to disk", errno);
+        }
+        const int closed = ::close(m_fd);
+        m_fd = -1;
+        if (closed != 0)
+        {
+            return fail("cannot close", errno);
         }
         if (write_mode == WriteMode::create_new)
         {
@@ -490,14 +567,13 @@ namespace envcheck::fsio
             const int saved = errno;
             if (linked != 0 && saved == EEXIST)
             {
-                ::unlink(temp.c_str());
+                discard();
                 return util::unexpected(
                   io_error(path, "exists: another process wrote it meanwhile; not replaced"));
             }
             if (linked != 0 && saved != EPERM && saved != EOPNOTSUPP && saved != ENOSYS)
             {
-                ::unlink(temp.c_str());
-                return util::unexpected(io_error(path, "cannot create: " + describe_errno(saved)));
+                return fail("cannot create", saved);
             }
             if (linked != 0)
             {
@@ -508,7 +584,7 @@ namespace envcheck::fsio
                 if (claim < 0)
                 {
                     const int claim_error = errno;
-                    ::unlink(temp.c_str());
+                    discard();
                     return util::unexpected(io_error(
                       path, claim_error == EEXIST
                               ? std::string("exists: another process wrote it meanwhile; not "
@@ -519,17 +595,16 @@ namespace envcheck::fsio
             }
             else
             {
-                ::unlink(temp.c_str());
+                discard(); // linked: the temporary name goes, the file stays as `path`
             }
         }
-        if ((write_mode == WriteMode::replace || ::access(temp.c_str(), F_OK) == 0) &&
-            ::rename(temp.c_str(), path.c_str()) != 0)
+        if (!m_temporary.empty() && ::rename(temp.c_str(), path.c_str()) != 0)
         {
-            const int saved = errno;
-            ::unlink(temp.c_str());
-            return util::unexpected(io_error(path, "cannot replace: " + describe_errno(saved)));
+            return fail("cannot replace", errno);
         }
+        m_temporary.clear();
         // Make the rename itself durable.
+        const auto [directory, name] = split_target(path);
         const int dir_fd = ::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (dir_fd >= 0)
         {
@@ -537,6 +612,22 @@ namespace envcheck::fsio
             ::close(dir_fd);
         }
         return {};
+    }
+
+    auto write_file_atomic(const std::string& path, std::string_view content, unsigned mode,
+                           WriteMode write_mode) -> util::Result<void>
+    {
+        if (path_kind(path) == PathKind::other)
+        {
+            return write_through(path, content); // a stream is not clobbered by writing to it
+        }
+        auto file = AtomicFile::create(path, mode);
+        if (!file)
+        {
+            return util::unexpected(file.error());
+        }
+        file->write(content); // a failed write is reported by commit, which removes the file
+        return file->commit(write_mode);
     }
 
     auto FileLock::acquire(const std::string& path) -> util::Result<FileLock>

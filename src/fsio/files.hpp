@@ -63,6 +63,37 @@ namespace envcheck::fsio
                                          WriteMode write_mode = WriteMode::replace)
       -> util::Result<void>;
 
+    // A file written in pieces and then put in place atomically, as write_file_atomic does: the
+    // pieces go to a temporary file beside `path`; commit() flushes it and renames (or links,
+    // with create_new) it over `path`; a writer destroyed without commit() removes it, leaving
+    // `path` as it was. For bodies too large to hold in memory twice (a download going to a cache).
+    class AtomicFile
+    {
+    public:
+        // Fails for a directory or a non-regular target (streams take write_file_atomic).
+        [[nodiscard]] static auto create(const std::string& path, unsigned mode = 0644)
+          -> util::Result<AtomicFile>;
+        AtomicFile(AtomicFile&& other) noexcept;
+        auto operator=(AtomicFile&& other) noexcept -> AtomicFile&;
+        AtomicFile(const AtomicFile&) = delete;
+        auto operator=(const AtomicFile&) -> AtomicFile& = delete;
+        ~AtomicFile();
+
+        // False once a write failed; commit() then reports why.
+        auto write(std::string_view chunk) -> bool;
+        // Why a write failed ("No space left on device"), or "" while none has.
+        [[nodiscard]] auto write_error() const -> std::string;
+        [[nodiscard]] auto commit(WriteMode write_mode = WriteMode::replace) -> util::Result<void>;
+
+    private:
+        AtomicFile(std::string path, std::string temporary, int fd);
+        void discard();
+        std::string m_path;
+        std::string m_temporary; // empty once renamed or removed
+        int m_fd = -1;
+        int m_write_error = 0;
+    };
+
     // The prefix of the temporary files write_file_atomic makes for `target`, in its directory:
     // ".NAME.envcheck-HOST-PID." (exposed for tests of the sweep).
     [[nodiscard]] auto temporary_prefix(const std::string& target) -> std::string;

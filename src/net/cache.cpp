@@ -22,14 +22,11 @@ namespace envcheck::net
               .count();
         }
 
-        struct StoredCopy
-        {
-            CacheEntry entry;
-            std::string body;
-        };
-
-        // The entry and its body when both are present and consistent.
-        auto read_copy(const std::string& stem, const std::string& url) -> std::optional<StoredCopy>
+        // The sidecar of a complete entry: it parses, names this URL, and its body file has the
+        // size it records (a writer interrupted between body and sidecar leaves them apart).
+        // The body is read only when it is used.
+        auto read_entry(const std::string& stem, const std::string& url)
+          -> std::optional<CacheEntry>
         {
             auto sidecar = fsio::read_file(stem + ".json");
             if (!sidecar)
@@ -41,39 +38,47 @@ namespace envcheck::net
             {
                 return std::nullopt;
             }
-            auto body = fsio::read_file(stem + ".body");
-            if (!body || body->size() != entry->size)
+            std::error_code error;
+            const auto size = std::filesystem::file_size(stem + ".body", error);
+            if (error || size != entry->size)
             {
-                return std::nullopt; // a writer was interrupted between body and sidecar
+                return std::nullopt;
             }
-            return StoredCopy{ std::move(*entry), std::move(*body) };
+            return entry;
+        }
+
+        auto read_body(const std::string& stem, const CacheEntry& entry)
+          -> util::Result<std::string>
+        {
+            auto body = fsio::read_file(stem + ".body", static_cast<std::size_t>(entry.size));
+            if (body && body->size() != entry.size)
+            {
+                return util::unexpected(
+                  util::make_error(util::ErrorKind::io, "the cached body changed while it was read",
+                                   util::SourceLocation{ stem + ".body", 0, 0 },
+                                   "run again; another process may be writing the cache"));
+            }
+            return body;
         }
 
         // Cache files are the user's alone (a private channel's repodata, its URL): 0600, also
         // when an older envcheck made them 0644.
+        void make_private(const std::string& path)
+        {
+            std::error_code ignored;
+            std::filesystem::permissions(
+              path, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write,
+              ignored);
+        }
+
         auto write_private(const std::string& path, std::string_view content) -> util::Result<void>
         {
             auto written = fsio::write_file_atomic(path, content, 0600);
             if (written)
             {
-                std::error_code ignored;
-                std::filesystem::permissions(
-                  path, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write,
-                  ignored);
+                make_private(path);
             }
             return written;
-        }
-
-        auto write_copy(const std::string& stem, const CacheEntry& entry, std::string_view body)
-          -> util::Result<void>
-        {
-            // Body first, sidecar second: a reader that sees the new sidecar sees the new body,
-            // and the size check catches a crash between the two.
-            if (auto written = write_private(stem + ".body", body); !written)
-            {
-                return written;
-            }
-            return write_private(stem + ".json", to_json(entry));
         }
 
         auto age_hint(const CacheEntry& entry) -> std::string
@@ -190,7 +195,7 @@ namespace envcheck::net
         {
             return util::unexpected(lock.error());
         }
-        auto stored = read_copy(stem, url);
+        auto stored = read_entry(stem, url);
 
         if (m_offline)
         {
@@ -210,20 +215,41 @@ namespace envcheck::net
                   util::SourceLocation{ shown, 0, 0 },
                   "run once without --offline to fill the cache"));
             }
-            return CachedBody{ std::move(stored->body), CacheSource::offline,
-                               std::move(stored->entry) };
+            auto body = read_body(stem, *stored);
+            if (!body)
+            {
+                return util::unexpected(body.error());
+            }
+            return CachedBody{ std::move(*body), CacheSource::offline, std::move(*stored) };
         }
 
         ConditionalHeaders conditions;
         if (stored)
         {
-            conditions.etag = stored->entry.etag;
-            conditions.last_modified = stored->entry.last_modified;
+            conditions.etag = stored->etag;
+            conditions.last_modified = stored->last_modified;
         }
-        auto response = client.fetch(url, conditions);
+        // The body goes to a temporary file beside the entry as it arrives, so that a download
+        // holds no more memory than libcurl's buffer; it replaces the cached body only when the
+        // transfer succeeded with new content (not a 304, not an error page).
+        auto incoming = fsio::AtomicFile::create(stem + ".body", 0600);
+        if (!incoming)
+        {
+            return util::unexpected(incoming.error());
+        }
+        const BodySink to_file = [&incoming](std::string_view chunk)
+        { return incoming->write(chunk); };
+        auto response = client.fetch(url, conditions, to_file);
         if (!response)
         {
             util::Error failed = response.error();
+            if (const std::string disk = incoming->write_error(); !disk.empty())
+            {
+                // The disk's reason (full, read-only), not the URL's.
+                failed = util::make_error(util::ErrorKind::io, "cannot write the cache: " + disk,
+                                          util::SourceLocation{ stem + ".body", 0, 0 },
+                                          "free space there, or pass --cache-dir DIR");
+            }
             if (is_not_found(failed))
             {
                 // Remembered for --offline; a later download removes the mark.
@@ -235,7 +261,7 @@ namespace envcheck::net
             }
             if (stored && failed.hint.empty())
             {
-                failed.hint = age_hint(stored->entry);
+                failed.hint = age_hint(*stored);
             }
             return util::unexpected(std::move(failed));
         }
@@ -251,31 +277,47 @@ namespace envcheck::net
                                    "HTTP 304 Not Modified for a request without validators",
                                    util::SourceLocation{ shown, 0, 0 }));
             }
-            stored->entry.fetched_at = now_unix_seconds();
+            stored->fetched_at = now_unix_seconds();
             // A 304 may carry updated validators.
             if (!response->etag.empty())
             {
-                stored->entry.etag = response->etag;
+                stored->etag = response->etag;
             }
             if (!response->last_modified.empty())
             {
-                stored->entry.last_modified = response->last_modified;
+                stored->last_modified = response->last_modified;
             }
-            if (auto written = write_private(stem + ".json", to_json(stored->entry)); !written)
+            if (auto written = write_private(stem + ".json", to_json(*stored)); !written)
             {
                 return util::unexpected(written.error());
             }
-            return CachedBody{ std::move(stored->body), CacheSource::revalidated,
-                               std::move(stored->entry) };
+            auto body = read_body(stem, *stored);
+            if (!body)
+            {
+                return util::unexpected(body.error());
+            }
+            return CachedBody{ std::move(*body), CacheSource::revalidated, std::move(*stored) };
         }
 
+        // Body first, sidecar second: a reader that sees the new sidecar sees the new body, and
+        // the size check catches a crash between the two.
         CacheEntry entry{ util::redact_url(url), response->etag, response->last_modified,
-                          now_unix_seconds(), response->body.size() };
-        if (auto written = write_copy(stem, entry, response->body); !written)
+                          now_unix_seconds(), response->body_bytes };
+        if (auto committed = incoming->commit(); !committed)
+        {
+            return util::unexpected(committed.error());
+        }
+        make_private(stem + ".body");
+        if (auto written = write_private(stem + ".json", to_json(entry)); !written)
         {
             return util::unexpected(written.error());
         }
         std::filesystem::remove(stem + ".absent", error);
-        return CachedBody{ std::move(response->body), CacheSource::downloaded, std::move(entry) };
+        auto body = read_body(stem, entry);
+        if (!body)
+        {
+            return util::unexpected(body.error());
+        }
+        return CachedBody{ std::move(*body), CacheSource::downloaded, std::move(entry) };
     }
 }

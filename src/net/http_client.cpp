@@ -74,6 +74,9 @@ namespace envcheck::net
         {
             std::size_t max_bytes = 0;
             bool too_large = false;
+            const BodySink* sink = nullptr; // where the body goes; null: into `body`
+            bool sink_refused = false;
+            std::size_t received = 0; // decoded body bytes so far
             std::string body;
             std::vector<std::pair<std::string, std::string>> headers;
             std::string reason; // of the last status line
@@ -84,10 +87,20 @@ namespace envcheck::net
             auto& transfer = *static_cast<Transfer*>(user);
             const std::size_t bytes = size * count;
             // Checked on the decoded bytes: a small compressed body can expand without bound.
-            if (transfer.body.size() + bytes > transfer.max_bytes)
+            if (transfer.received + bytes > transfer.max_bytes)
             {
                 transfer.too_large = true;
                 return 0; // makes libcurl stop with CURLE_WRITE_ERROR
+            }
+            transfer.received += bytes;
+            if (transfer.sink != nullptr)
+            {
+                if (!(*transfer.sink)(std::string_view(data, bytes)))
+                {
+                    transfer.sink_refused = true;
+                    return 0;
+                }
+                return bytes;
             }
             // Grown by doubling, but never past the limit: a body without Content-Length that
             // approaches a 1 GiB cap would otherwise hold a 2 GiB buffer.
@@ -311,6 +324,18 @@ namespace envcheck::net
     auto HttpClient::fetch(const std::string& url, const ConditionalHeaders& conditions)
       -> util::Result<HttpResponse>
     {
+        return fetch_into(url, conditions, nullptr);
+    }
+
+    auto HttpClient::fetch(const std::string& url, const ConditionalHeaders& conditions,
+                           const BodySink& sink) -> util::Result<HttpResponse>
+    {
+        return fetch_into(url, conditions, &sink);
+    }
+
+    auto HttpClient::fetch_into(const std::string& url, const ConditionalHeaders& conditions,
+                                const BodySink* sink) -> util::Result<HttpResponse>
+    {
         if (!m_handle)
         {
             return failure(util::ErrorKind::internal, url, "use of a moved-from HttpClient");
@@ -349,6 +374,7 @@ namespace envcheck::net
 
         Transfer transfer;
         transfer.max_bytes = m_options.max_bytes;
+        transfer.sink = sink;
         Slist request_headers(nullptr, SlistDeleter{ &curl });
         auto add_header = [&request_headers, &curl](const std::string& line)
         {
@@ -501,7 +527,7 @@ namespace envcheck::net
                 }
                 return failure(util::ErrorKind::timeout, url,
                                "timed out after " + describe_duration(m_options.total_timeout) +
-                                 " (received " + std::to_string(transfer.body.size()) + " bytes)",
+                                 " (received " + std::to_string(transfer.received) + " bytes)",
                                "raise the timeout for large files or slow servers");
             }
             case CURLE_PEER_FAILED_VERIFICATION:
@@ -542,6 +568,11 @@ namespace envcheck::net
                     return failure(util::ErrorKind::network, url,
                                    "response larger than the limit of " +
                                      std::to_string(m_options.max_bytes) + " bytes");
+                }
+                if (transfer.sink_refused)
+                {
+                    return failure(util::ErrorKind::io, url,
+                                   "cannot store the response: its destination refused a write");
                 }
                 return failure(util::ErrorKind::internal, url,
                                "cannot store the response (" + detail + ")");
@@ -599,6 +630,7 @@ namespace envcheck::net
         }
         response.headers = std::move(transfer.headers);
         response.body = std::move(transfer.body);
+        response.body_bytes = transfer.received;
         response.etag = std::string(response.header("etag"));
         response.last_modified = std::string(response.header("last-modified"));
         return response;

@@ -14,6 +14,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -50,7 +51,8 @@ namespace envcheck::net
         long status = 0; // 200, 304, ...; 0 for file:// URLs
         std::vector<std::pair<std::string, std::string>> headers; // of the final response;
                                                                   // names lowercased
-        std::string body; // decoded (decompressed); empty for 304
+        std::string body;           // decoded (decompressed); empty for 304 and when a sink took it
+        std::size_t body_bytes = 0; // of the decoded body, wherever it went
         std::string etag;
         std::string last_modified;
         std::string effective_url; // after redirects
@@ -63,6 +65,11 @@ namespace envcheck::net
     // Whether `text` names a URL this client fetches (http://, https:// or file://, any case)
     // rather than a local path.
     [[nodiscard]] auto is_url(std::string_view text) -> bool;
+
+    // Takes the decoded body piece by piece instead of the response's `body`; false stops the
+    // transfer (an ErrorKind::io failure). It also receives the body of an error status or a
+    // redirect, which the caller discards when fetch fails.
+    using BodySink = std::function<bool(std::string_view chunk)>;
 
     // The standard reason phrase of an HTTP status ("Not Found"), or "" for unknown codes.
     [[nodiscard]] auto reason_phrase(long status) -> std::string_view;
@@ -87,6 +94,10 @@ namespace envcheck::net
 
         [[nodiscard]] auto fetch(const std::string& url, const ConditionalHeaders& conditions = {})
           -> util::Result<HttpResponse>;
+        // The same, with the body streamed to `sink`: memory stays bounded by libcurl's buffer
+        // whatever the body's size.
+        [[nodiscard]] auto fetch(const std::string& url, const ConditionalHeaders& conditions,
+                                 const BodySink& sink) -> util::Result<HttpResponse>;
 
         [[nodiscard]] auto options() const -> const HttpOptions& { return m_options; }
 
@@ -94,6 +105,8 @@ namespace envcheck::net
         [[nodiscard]] static auto supported_encodings() -> std::vector<std::string>;
 
     private:
+        [[nodiscard]] auto fetch_into(const std::string& url, const ConditionalHeaders& conditions,
+                                      const BodySink* sink) -> util::Result<HttpResponse>;
         struct Handle;
         HttpOptions m_options;
         std::unique_ptr<Handle> m_handle;

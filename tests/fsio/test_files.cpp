@@ -151,6 +151,56 @@ namespace
         fs::remove_all(dir);
     }
 
+    TEST_CASE("AtomicFile puts pieces in place on commit, and nothing without it", "[fsio][files]")
+    {
+        const auto dir = temp_dir();
+        const auto path = (dir / "cache.body").string();
+        REQUIRE(fsio::write_file_atomic(path, "old"));
+        auto entries = [&dir]
+        {
+            std::size_t count = 0;
+            for ([[maybe_unused]] const auto& entry : fs::directory_iterator(dir))
+            {
+                ++count;
+            }
+            return count;
+        };
+        {
+            auto abandoned = fsio::AtomicFile::create(path, 0600);
+            REQUIRE(abandoned);
+            CHECK(abandoned->write("half of a "));
+            CHECK(entries() == 2); // the target and the temporary file
+        }
+        CHECK(*fsio::read_file(path) == "old");
+        CHECK(entries() == 1);
+
+        auto file = fsio::AtomicFile::create(path, 0600);
+        REQUIRE(file);
+        CHECK(file->write("new "));
+        CHECK(file->write("body"));
+        CHECK(file->write_error().empty());
+        REQUIRE(file->commit());
+        CHECK(*fsio::read_file(path) == "new body");
+        CHECK(entries() == 1);
+        CHECK_FALSE(file->commit()); // once
+        fs::remove_all(dir);
+    }
+
+    TEST_CASE("AtomicFile negative", "[fsio][files]")
+    {
+        const auto dir = temp_dir();
+        auto on_directory = fsio::AtomicFile::create(dir.string());
+        REQUIRE_FALSE(on_directory);
+        CHECK(on_directory.error().message == "is a directory, not a file");
+        auto on_stream = fsio::AtomicFile::create("/dev/null");
+        REQUIRE_FALSE(on_stream);
+        CHECK(on_stream.error().message == "is not a regular file");
+        auto in_missing = fsio::AtomicFile::create((dir / "no" / "such").string());
+        REQUIRE_FALSE(in_missing);
+        CHECK(in_missing.error().kind == util::ErrorKind::io);
+        fs::remove_all(dir);
+    }
+
     TEST_CASE("write_file_atomic negative: a missing directory", "[fsio][files]")
     {
         auto written = fsio::write_file_atomic("/nonexistent/dir/out.json", "x");

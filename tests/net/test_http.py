@@ -8,6 +8,7 @@ over the adapter. Nothing here leaves the machine: servers bind 127.0.0.1 on por
 the proxy only tunnels to loopback, and the DNS failure runs in a network namespace of its own.
 """
 import gzip
+import hashlib
 import http.server
 import json
 import os
@@ -17,6 +18,7 @@ import socket
 import socketserver
 import ssl
 import subprocess
+import sys
 import threading
 import time
 
@@ -170,6 +172,18 @@ class RawHandler(socketserver.BaseRequestHandler):
             body = b"this is not gzip data at all"
             sock.sendall(b"HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: "
                          + str(len(body)).encode() + b"\r\nConnection: close\r\n\r\n" + body)
+            return
+        if path.startswith("/chunked-mib/"):
+            # N MiB without Content-Length, of a known content: sha256 of (b"z" * 1 MiB) * N.
+            sock.sendall(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n"
+                         b"Connection: close\r\n\r\n")
+            chunk = b"z" * (1 << 20)
+            try:
+                for _ in range(int(path.rsplit("/", 1)[1])):
+                    sock.sendall(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+                sock.sendall(b"0\r\n\r\n")
+            except OSError:
+                pass
             return
         if path == "/chunked-big":
             # No Content-Length: only the running count of received bytes can stop this one.
@@ -752,6 +766,81 @@ def test_network_failure_hint_names_the_cached_copy(tmp_path):
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_cache_streams_a_download_to_disk(raw, tmp_path):
+    # A body without Content-Length goes to the cache file as it arrives and is read back once:
+    # the peak is about one body. Held in memory while it arrived, the doubling buffer would
+    # reach one and a half bodies (the old buffer and the new one) before the copy to disk.
+    # Measured against a 1 MiB download by the same tool, so that a sanitizer build's larger
+    # footprint cancels out.
+    mib = 128
+    cache = str(tmp_path / "cache")
+    rc, small, err = fetch(raw.url + "/chunked-mib/1", "--cache-dir", cache, "--summary")
+    assert rc == 0, err
+    rc, out, err = fetch(raw.url + f"/chunked-mib/{mib}", "--cache-dir", cache, "--summary")
+    assert rc == 0, err
+    assert out["source"] == "downloaded"
+    assert out["body_size"] == mib << 20
+    assert out["body_sha256"] == hashlib.sha256(b"z" * (mib << 20)).hexdigest()
+    grown_kib = out["peak_rss_kib"] - small["peak_rss_kib"]
+    assert grown_kib < (mib + 24) * 1024, f"{grown_kib} KiB for a {mib} MiB body"
+    bodies = sorted(pathlib.Path(cache).glob("*.body"), key=lambda p: p.stat().st_size)
+    assert [p.stat().st_size for p in bodies] == [1 << 20, mib << 20]
+    assert all(oct(p.stat().st_mode & 0o777) == "0o600" for p in bodies)
+
+
+def test_failed_download_leaves_the_cached_copy_and_no_temporary_file(tmp_path):
+    # The second answer is an error page, then a truncated body: neither replaces the first.
+    class ChangingHandler(AppHandler):
+        def do_GET(self):
+            self.server.calls += 1
+            if self.server.calls == 1:
+                return self.send_body(b"good\n", 200, [("ETag", '"g1"')])
+            if self.server.calls == 2:
+                return self.send_body(b"<html>error page</html>\n", 500)
+            self.send_response(200)
+            self.send_header("Content-Length", "1000")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.wfile.write(b"partial")
+            self.close_connection = True
+
+    server = AppServer()
+    server.RequestHandlerClass = ChangingHandler
+    server.calls = 0
+    serve(server)
+    try:
+        cache = tmp_path / "cache"
+        assert fetch(server.url + "/changing", "--cache-dir", str(cache))[0] == 0
+        rc, _, err = fetch(server.url + "/changing", "--cache-dir", str(cache))
+        assert rc == 2 and "HTTP 500" in err
+        rc, _, err = fetch(server.url + "/changing", "--cache-dir", str(cache))
+        assert rc == 2 and "truncated response" in err
+        rc, out, err = fetch(server.url + "/changing", "--cache-dir", str(cache), "--offline")
+        assert rc == 0, err
+        assert out["body"] == "good\n"
+        assert {p.suffix for p in cache.iterdir()} == {".body", ".json", ".lock"}
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_full_disk_is_named_as_the_cache_s_failure(app, tmp_path):
+    # A full file system needs root to arrange (a small tmpfs); RLIMIT_FSIZE makes writes past
+    # 4 KiB fail with EFBIG the way a full disk's fail with ENOSPC.
+    cache = str(tmp_path / "cache")
+    limited = ("import resource, subprocess, sys\n"
+               "resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))\n"
+               "import signal; signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
+               "sys.exit(subprocess.run(sys.argv[1:], restore_signals=False).returncode)\n")
+    done = subprocess.run([sys.executable, "-c", limited, TOOL, app.url + "/big",
+                           "--cache-dir", cache], capture_output=True, text=True, timeout=60,
+                          env=clean_env())
+    assert done.returncode == 2, done.stderr
+    assert "kind: io" in done.stderr
+    assert "cannot write the cache: File too large" in done.stderr
+    assert not list(pathlib.Path(cache).glob("*.body"))
 
 
 def test_damaged_cache_entries_are_refetched(app, tmp_path):

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <string>
+#include <sys/resource.h>
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -30,6 +31,7 @@ namespace
         bool default_cache = false;
         bool offline = false;
         bool read_input = false;
+        bool summary = false; // the body's size and hash and the peak memory, not the body
         std::string etag;
         std::string last_modified;
     };
@@ -49,6 +51,22 @@ namespace
     {
         const char* value = std::getenv(name);
         return value == nullptr ? std::string() : std::string(value);
+    }
+
+    void put_body(nlohmann::json& out, const std::string& body, bool summary)
+    {
+        if (!summary)
+        {
+            out["body"] = body;
+        }
+        else
+        {
+            rusage usage{};
+            ::getrusage(RUSAGE_SELF, &usage);
+            out["peak_rss_kib"] = usage.ru_maxrss;
+        }
+        out["body_size"] = body.size();
+        out["body_sha256"] = util::Sha256::hex_of(body);
     }
 
     auto run(const ToolOptions& options) -> int
@@ -99,9 +117,7 @@ namespace
             out["cache_dir"] = cache.directory();
             out["etag"] = cached->entry.etag;
             out["last_modified"] = cached->entry.last_modified;
-            out["body"] = cached->body;
-            out["body_size"] = cached->body.size();
-            out["body_sha256"] = util::Sha256::hex_of(cached->body);
+            put_body(out, cached->body, options.summary);
             std::cout << out.dump() << '\n';
             return 0;
         }
@@ -117,9 +133,7 @@ namespace
         out["last_modified"] = response->last_modified;
         out["effective_url"] = response->effective_url;
         out["content_encoding"] = std::string(response->header("content-encoding"));
-        out["body"] = response->body;
-        out["body_size"] = response->body.size();
-        out["body_sha256"] = util::Sha256::hex_of(response->body);
+        put_body(out, response->body, options.summary);
         std::cout << out.dump() << '\n';
         return 0;
     }
@@ -141,6 +155,8 @@ auto main(int argc, char** argv) -> int
     app.add_flag("--default-cache", options.default_cache, "use the XDG cache directory");
     app.add_flag("--offline", options.offline);
     app.add_flag("--read-input", options.read_input, "go through net::read_input");
+    app.add_flag("--summary", options.summary,
+                 "print the body's size and SHA-256 and the tool's peak memory, not the body");
     app.add_option("--etag", options.etag, "send If-None-Match");
     app.add_option("--last-modified", options.last_modified, "send If-Modified-Since");
     try
