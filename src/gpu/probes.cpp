@@ -14,9 +14,11 @@
 #include "gpu/statistics.hpp"
 #include "kernels/bandwidth.cuh"
 #include "kernels/bank_conflicts.cuh"
+#include "kernels/hbm.cuh"
 #include "kernels/hello.cuh"
 #include "kernels/matmul.cuh"
 #include "kernels/stream_overlap.cuh"
+#include "kernels/tensor_gemm.cuh"
 #include "util/strings.hpp"
 #endif
 
@@ -459,6 +461,180 @@ namespace envcheck::gpu
             return result;
         }
 
+        // ---------------------------------------------------------------------------------
+        // tensor-gemm
+        // ---------------------------------------------------------------------------------
+        auto needs_tensor_core_kernels(const model::GpuDevice& device) -> std::optional<std::string>
+        {
+            if (!device.compute_capability_major)
+            {
+                return "the driver did not give the device's compute capability";
+            }
+            if (*device.compute_capability_major < 8)
+            {
+                return "our tensor-core kernels need compute capability 8.0 or newer (cp.async, "
+                       "ldmatrix, BF16 mma.sync); the device has " +
+                       device.compute_capability().value_or("?");
+            }
+            return std::nullopt;
+        }
+
+        // Training's formats through the tensor cores, FP32 accumulation, each checked against
+        // a double-precision CPU reference on sampled entries. The quick run measures BF16 (what
+        // training runs) at n = 4096; the full run every format the GPU has at n = 8192, where
+        // the kernels reach their peak (tests/bench/RESULTS.md, "tensor").
+        auto run_tensor_gemm(const ProbeContext& context) -> ProbeResult
+        {
+            const bool full = context.mode == model::SmokeMode::full;
+            const int n = full ? 8192 : 4096;
+            ProbeResult result;
+            result.id = "tensor-gemm";
+            std::vector<std::string> problems;
+            std::vector<std::string> skipped;
+            std::string summary;
+            std::string kernel_name;
+            for (const auto tensor_format : kernels::tensor_formats)
+            {
+                if (!full && tensor_format != kernels::TensorFormat::bf16)
+                {
+                    continue;
+                }
+                kernels::TensorGemmPlan plan;
+                plan.format = tensor_format;
+                plan.m = plan.n = plan.k = n;
+                plan.repeats = full ? 20 : 10;
+                plan.seed = context.seed;
+                const auto run = kernels::run_tensor_gemm(plan);
+                const std::string label(kernels::to_string(tensor_format));
+                if (!run.status.ok())
+                {
+                    return failed_call(context, run.status, "tensor-gemm");
+                }
+                if (!run.applicable)
+                {
+                    skipped.push_back(label + " (" + run.not_applicable + ")");
+                    continue;
+                }
+                kernel_name = std::string(kernels::to_string(run.kernel));
+                const double flops = kernels::gemm_flops(n, n, n);
+                std::vector<double> tflops;
+                for (const float ms : run.times_ms)
+                {
+                    tflops.push_back(flops / (static_cast<double>(ms) * 1e-3) / 1e12);
+                }
+                result.metrics.push_back(
+                  metric(label + "_tflops", tflops, "TFLOP/s", MetricDirection::higher_is_better));
+                result.metrics.push_back(single(label + "_relative_error", run.relative_error, ""));
+                summary += (summary.empty() ? "" : ", ") + label + " " +
+                           format("%.1f", result.metrics[result.metrics.size() - 2].value) +
+                           " TFLOP/s";
+                if (run.unwritten != 0)
+                {
+                    problems.push_back(label + ": " + std::to_string(run.unwritten) +
+                                       " output entries never written");
+                }
+                if (!(run.relative_error <= run.error_bound))
+                {
+                    problems.push_back(label + ": relative error " +
+                                       format("%.2e", run.relative_error) + " over " +
+                                       std::to_string(run.sampled) + " sampled entries exceeds " +
+                                       format("%.0e", run.error_bound));
+                }
+            }
+            if (!problems.empty())
+            {
+                result.status = Status::fail;
+                result.message = util::join(problems, "; ");
+                return result;
+            }
+            if (result.metrics.empty())
+            {
+                result.status = Status::skip;
+                result.message = "no format runs here: " + util::join(skipped, "; ");
+                return result;
+            }
+            result.status = Status::pass;
+            result.message = summary + " at n=" + std::to_string(n) + " (" + kernel_name +
+                             ", FP32 accumulation), verified against a CPU reference";
+            if (!skipped.empty())
+            {
+                result.message += "; not run: " + util::join(skipped, "; ");
+            }
+            return result;
+        }
+
+        // ---------------------------------------------------------------------------------
+        // hbm
+        // ---------------------------------------------------------------------------------
+        // Device memory far past the L2 (the H200's is 50 MiB): read-only, write-only and SM
+        // copy kernels against cudaMemcpy device to device, each verified.
+        auto run_hbm(const ProbeContext& context) -> ProbeResult
+        {
+            const bool full = context.mode == model::SmokeMode::full;
+            kernels::HbmPlan plan;
+            plan.bytes = full ? std::size_t{ 1 } << 30 : 256 * mib;
+            plan.repeats = full ? 20 : 10;
+            plan.seed = context.seed;
+            if (context.device.memory_bytes &&
+                *context.device.memory_bytes < 4 * plan.bytes)
+            {
+                plan.bytes = 64 * mib; // a small GPU: still four times a large L2
+            }
+            const auto run = kernels::run_hbm(plan);
+            if (!run.status.ok())
+            {
+                return failed_call(context, run.status, "hbm");
+            }
+            ProbeResult result;
+            result.id = "hbm";
+            std::vector<std::string> problems;
+            std::string summary;
+            for (const auto& measurement : run.measurements)
+            {
+                const std::string label(kernels::to_string(measurement.kernel));
+                const double moved = kernels::hbm_bytes_moved(measurement.kernel, run.bytes);
+                std::vector<double> gbps;
+                for (const float ms : measurement.times_ms)
+                {
+                    gbps.push_back(kernels::gigabytes_per_second(moved, static_cast<double>(ms)));
+                }
+                result.metrics.push_back(
+                  metric(label + "_gbps", gbps, "GB/s", MetricDirection::higher_is_better));
+                summary += (summary.empty() ? "" : ", ") + label + " " +
+                           format("%.0f", result.metrics.back().value) + " GB/s";
+                if (!measurement.verified || measurement.mismatches != 0)
+                {
+                    problems.push_back(label + ": " + std::to_string(measurement.mismatches) +
+                                       " words differ from what was written");
+                }
+            }
+            const auto* copy = result.metric("copy_gbps");
+            const auto* peer = result.metric("memcpy_gbps");
+            if (copy != nullptr && peer != nullptr && peer->value > 0.0)
+            {
+                result.metrics.push_back(single("copy_vs_memcpy", copy->value / peer->value, "x"));
+            }
+            if (run.peak_gbps > 0.0)
+            {
+                result.metrics.push_back(single("peak_gbps", run.peak_gbps, "GB/s"));
+            }
+            if (!problems.empty())
+            {
+                result.status = Status::fail;
+                result.message = util::join(problems, "; ");
+                return result;
+            }
+            result.status = Status::pass;
+            result.message = summary + " over " + size_text(run.bytes) +
+                             " buffers; copies count bytes read + written";
+            if (run.peak_gbps > 0.0)
+            {
+                result.message +=
+                  "; the memory's peak is " + format("%.0f", run.peak_gbps) + " GB/s";
+            }
+            return result;
+        }
+
         constexpr Probe table[] = {
             { "hello",
               "vector add, the first kernel: tells a missing kernel image (209) from other "
@@ -480,6 +656,13 @@ namespace envcheck::gpu
               "host<->device (pinned, pageable) and device-to-device (memcpy, SM kernel) copy "
               "bandwidth",
               "", any_device, run_bandwidth, false },
+            { "tensor-gemm",
+              "BF16 GEMM through the tensor cores, FP32 accumulation (full: FP16, TF32, FP8 "
+              "too), verified against a CPU reference",
+              "compute capability 8.0", needs_tensor_core_kernels, run_tensor_gemm, false },
+            { "hbm",
+              "device-memory read, write and copy bandwidth far past the L2, against cudaMemcpy",
+              "", any_device, run_hbm, false },
         };
     }
 

@@ -14,7 +14,8 @@ import pytest
 
 ENVCHECK = os.environ["ENVCHECK"]
 SOURCE_DIR = pathlib.Path(os.environ["ENVCHECK_SOURCE_DIR"])
-PROBES = ["hello", "matmul-shared", "bank-conflicts", "stream-overlap", "bandwidth"]
+PROBES = ["hello", "matmul-shared", "bank-conflicts", "stream-overlap", "bandwidth", "tensor-gemm",
+          "hbm"]
 
 
 def run(*args, timeout=300):
@@ -69,7 +70,13 @@ def test_smoke_json_matches_the_schema():
         probes = report["devices"][0]["probes"]
         assert [probe["id"] for probe in probes] == PROBES
         assert all(probe["status"] == "pass" for probe in probes), probes
-        assert report["devices"][0]["probes"][1]["metrics"]["tuned_tflops"] > 0
+        by_id = {probe["id"]: probe for probe in probes}
+        assert by_id["matmul-shared"]["metrics"]["tuned_tflops"] > 0
+        # The tensor cores beat the FP32 SIMT kernel by far on any GPU our kernels run on.
+        assert by_id["tensor-gemm"]["metrics"]["bf16_tflops"] > \
+            2 * by_id["matmul-shared"]["metrics"]["tuned_tflops"]
+        # The SM copy kernel is within reach of cudaMemcpy far past the L2.
+        assert by_id["hbm"]["metrics"]["copy_vs_memcpy"] > 0.8
 
 
 def test_smoke_output_file(tmp_path):
