@@ -256,26 +256,38 @@ namespace envcheck::prefix
             return package;
         }
 
-        // A record's bytes mapped from the page cache: a PyTorch environment holds tens of MB of
-        // records, and copying them out with read() costs as much as scanning them.
-        class MappedFile
+        // A record's bytes. Small records (most of them) are read with one read() into a buffer
+        // each worker thread reuses; large ones (a PyTorch record's `files` list is megabytes)
+        // are mapped from the page cache, where copying would cost as much as scanning. Mapping
+        // every record made the munmaps' TLB shootdowns dominate once two threads read
+        // thousands of small records (tests/bench/RESULTS.md, "check": scaling).
+        class RecordText
         {
         public:
+            static constexpr std::size_t read_below = std::size_t{ 256 } << 10;
+
             static auto open(const std::string& path, const std::string& display)
-              -> util::Result<MappedFile>
+              -> util::Result<RecordText>
             {
-                const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+                const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
                 if (fd < 0)
                 {
                     return util::unexpected(util::make_error(
                       util::ErrorKind::io, "cannot open: " + fsio::describe_errno(errno),
                       util::SourceLocation{ display, 0, 0 }));
                 }
+                auto failed = [&](const std::string& what)
+                {
+                    const int saved = errno;
+                    ::close(fd);
+                    return util::unexpected(
+                      util::make_error(util::ErrorKind::io, what + fsio::describe_errno(saved),
+                                       util::SourceLocation{ display, 0, 0 }));
+                };
                 struct stat info
                 {
                 };
-                MappedFile file;
-                if (::fstat(fd, &info) != 0 || info.st_size < 0 ||
+                if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode) || info.st_size < 0 ||
                     static_cast<std::uint64_t>(info.st_size) > record_size_limit)
                 {
                     ::close(fd);
@@ -283,42 +295,72 @@ namespace envcheck::prefix
                       util::ErrorKind::io, "cannot read: not a regular file or too large",
                       util::SourceLocation{ display, 0, 0 }));
                 }
+                RecordText file;
                 file.m_size = static_cast<std::size_t>(info.st_size);
-                if (file.m_size > 0)
+                if (file.m_size == 0)
                 {
-                    void* mapped = ::mmap(nullptr, file.m_size, PROT_READ, MAP_PRIVATE, fd, 0);
-                    if (mapped == MAP_FAILED)
-                    {
-                        const int saved = errno;
-                        ::close(fd);
-                        return util::unexpected(util::make_error(
-                          util::ErrorKind::io, "cannot map: " + fsio::describe_errno(saved),
-                          util::SourceLocation{ display, 0, 0 }));
-                    }
-                    ::madvise(mapped, file.m_size, MADV_WILLNEED);
-                    file.m_data = static_cast<const char*>(mapped);
+                    ::close(fd);
+                    return file;
                 }
+                if (file.m_size < read_below)
+                {
+                    thread_local std::string buffer;
+                    // One byte more than the size: a file that grew since fstat is noticed.
+                    buffer.resize(file.m_size + 1);
+                    std::size_t got = 0;
+                    while (got < buffer.size())
+                    {
+                        const ssize_t n = ::read(fd, buffer.data() + got, buffer.size() - got);
+                        if (n < 0 && errno == EINTR)
+                        {
+                            continue;
+                        }
+                        if (n < 0)
+                        {
+                            return failed("cannot read: ");
+                        }
+                        if (n == 0)
+                        {
+                            break;
+                        }
+                        got += static_cast<std::size_t>(n);
+                    }
+                    ::close(fd);
+                    file.m_size = std::min(got, file.m_size);
+                    file.m_data = buffer.data();
+                    return file;
+                }
+                void* mapped = ::mmap(nullptr, file.m_size, PROT_READ, MAP_PRIVATE, fd, 0);
+                if (mapped == MAP_FAILED)
+                {
+                    return failed("cannot map: ");
+                }
+                ::madvise(mapped, file.m_size, MADV_WILLNEED);
                 ::close(fd);
+                file.m_data = static_cast<const char*>(mapped);
+                file.m_mapped = true;
                 return file;
             }
 
-            MappedFile() = default;
-            MappedFile(MappedFile&& other) noexcept
+            RecordText() = default;
+            RecordText(RecordText&& other) noexcept
               : m_data(std::exchange(other.m_data, nullptr))
               , m_size(std::exchange(other.m_size, 0))
+              , m_mapped(std::exchange(other.m_mapped, false))
             {
             }
-            auto operator=(MappedFile&&) -> MappedFile& = delete;
-            MappedFile(const MappedFile&) = delete;
-            auto operator=(const MappedFile&) -> MappedFile& = delete;
-            ~MappedFile()
+            auto operator=(RecordText&&) -> RecordText& = delete;
+            RecordText(const RecordText&) = delete;
+            auto operator=(const RecordText&) -> RecordText& = delete;
+            ~RecordText()
             {
-                if (m_data != nullptr)
+                if (m_mapped)
                 {
                     ::munmap(const_cast<char*>(m_data), m_size);
                 }
             }
 
+            // Valid until this thread opens the next record.
             [[nodiscard]] auto text() const -> std::string_view
             {
                 return { m_data == nullptr ? "" : m_data, m_size };
@@ -327,13 +369,14 @@ namespace envcheck::prefix
         private:
             const char* m_data = nullptr;
             std::size_t m_size = 0;
+            bool m_mapped = false;
         };
 
         auto parse_record(const fs::path& path, const ReadOptions& options)
           -> util::Result<formats::CondaMetaRecord>
         {
             const std::string name = "conda-meta/" + path.filename().string();
-            const auto file = MappedFile::open(path.string(), name);
+            const auto file = RecordText::open(path.string(), name);
             if (!file)
             {
                 return util::unexpected(file.error());

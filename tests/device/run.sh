@@ -6,7 +6,8 @@
 #   tests.log      every C++ test binary (the hidden [.gpu] cases too), tests/gpu/test_smoke.py and
 #                  tests/cli/test_driver_faults.py (the stand-in broken drivers over the real one)
 #   machine.txt    probe, doctor (machine alone and with the torch venv), nfd/prometheus outputs
-#   smoke.txt      smoke --quick and --full, wall time of each
+#   smoke.txt      smoke --quick and --full, wall time of each; smoke-spread.txt: each metric's
+#                  spread over six runs of smoke --full
 #   lock.txt       lock of /opt/torch/.venv with GPU baselines; check --lock timed with and without
 #                  the GPU part; performance as locked; slurm-health --prolog on a healthy node
 #   bench.log      bench_gpu (kernels vs cuBLAS and cudaMemcpy) and bench_tensor (tensor-core GEMM
@@ -111,6 +112,27 @@ for mode in --quick --full; do
     printf 'smoke %s -> exit %d, wall %.2f s\n' "$mode" "$rc" "$(since "$t0")" >> "$OUT/smoke.txt"
 done
 "$E" smoke --quick --format json > "$OUT/smoke.json" 2>&1
+# Run-to-run spread of every metric a lock records (issue 16: a 5% drop must be visible): six
+# runs of smoke --full, each metric's (max - min) / median over the runs' medians.
+for run_number in 1 2 3 4 5 6; do
+    "$E" smoke --full --format json > "$OUT/smoke-full-$run_number.json" 2>/dev/null
+done
+python3 - "$OUT"/smoke-full-*.json > "$OUT/smoke-spread.txt" <<'PY'
+import json, statistics, sys
+runs = [json.load(open(path)) for path in sys.argv[1:]]
+values = {}
+for run in runs:
+    for probe in run["devices"][0]["probes"]:
+        for name, value in (probe.get("metrics") or {}).items():
+            if isinstance(value, (int, float)):
+                values.setdefault((probe["id"], name), []).append(value)
+print(f"run-to-run spread over {len(runs)} runs of smoke --full: (max - min) / median")
+for (probe, name), series in values.items():
+    median = statistics.median(series)
+    spread = (max(series) - min(series)) / median if median else float("nan")
+    flag = "  > 3%" if spread > 0.03 else ""
+    print(f"{probe:15s} {name:32s} median {median:12.4g}  spread {100 * spread:6.2f}%{flag}")
+PY
 
 step "lock and check" | tee "$OUT/lock.txt"
 {
@@ -188,7 +210,8 @@ step "summary"
 grep -E "^----|passed|failed|FAILED|test cases" "$OUT/tests.log" | head -60
 cat "$OUT/machine.txt" | head -12
 grep -E "verdict|first broken" "$OUT/doctor-torch.txt"
-grep -E "smoke --|matmul|bandwidth|overlap|bank" "$OUT/smoke.txt" | head -20
+grep -E "smoke --|matmul|bandwidth|overlap|bank|tensor|hbm" "$OUT/smoke.txt" | head -24
+cat "$OUT/smoke-spread.txt"
 grep -vE "^  (ok|pass) " "$OUT/lock.txt" | head -60
 if [ "$BENCH" = 1 ]; then grep -A40 "== bench_tensor on" "$OUT/bench.log"; fi
 grep -E "exit|^envcheck |^CUDA|^GPU|^no wheel|^----" "$OUT/dist.txt"
