@@ -11,6 +11,7 @@
 #include "app/machine_state.hpp"
 #include "app/spec_against_lock.hpp"
 #include "checks/consistency.hpp"
+#include "checks/doctor_hardware.hpp"
 #include "checks/env_check.hpp"
 #include "checks/lock_check.hpp"
 #include "checks/perf.hpp"
@@ -209,9 +210,20 @@ namespace envcheck::app
         // "Performs as locked": a quick smoke run against every locked baseline.
         auto compare_performance(const std::vector<model::PerfBaseline>& baselines,
                                  const MachineState& state, const checks::PerfTolerance& tolerance,
-                                 Ports& ports) -> std::vector<model::CheckOutcome>
+                                 bool even_if_busy, Ports& ports)
+          -> std::vector<model::CheckOutcome>
         {
-            const auto report = measure_quick_smoke(ports);
+            std::vector<std::string> probes;
+            for (const auto& probe : ports.smoke.probes())
+            {
+                probes.push_back(probe.id);
+            }
+            SmokeRunRequest all;
+            all.mode = model::SmokeMode::quick;
+            all.device = std::nullopt;
+            const auto report = state.facts && !even_if_busy
+                                  ? run_smoke_sparing_busy(all, *state.facts, probes, ports)
+                                  : measure_quick_smoke(ports);
             if (report.availability != model::GpuAvailability::available)
             {
                 return { failed_perf(
@@ -222,6 +234,16 @@ namespace envcheck::app
             std::vector<model::CheckOutcome> outcomes;
             for (const auto& baseline : baselines)
             {
+                if (const auto busy = state.facts && !even_if_busy
+                                        ? checks::busy_reason(*state.facts, baseline.device_index)
+                                        : std::nullopt)
+                {
+                    auto spared = failed_perf(*busy);
+                    spared.status = model::Status::skip;
+                    spared.labels["gpu"] = std::to_string(baseline.device_index);
+                    outcomes.push_back(std::move(spared));
+                    continue;
+                }
                 const auto device = std::find_if(
                   report.devices.begin(), report.devices.end(),
                   [&](const auto& smoke) { return smoke.device.index == baseline.device_index; });
@@ -287,6 +309,14 @@ namespace envcheck::app
             const auto state =
               current_machine(!request.no_gpu && lock_knows_gpu, installed.python_version, ports);
             check.machine = compare_machine(lock, state, ports.machine.platform());
+            if (state.facts)
+            {
+                // The hardware gates (Xid, ECC, links, GPU count against the lock's GPUs).
+                auto gates = checks::run_hardware_gates(checks::DoctorInput{
+                  *state.facts, std::nullopt, request.hardware, lock.machine.gpus });
+                check.machine.insert(check.machine.end(), std::make_move_iterator(gates.begin()),
+                                     std::make_move_iterator(gates.end()));
+            }
             if (has_baselines && request.no_gpu)
             {
                 check.notes.push_back(
@@ -294,7 +324,8 @@ namespace envcheck::app
             }
             else if (has_baselines)
             {
-                check.performance = compare_performance(*lock.performance, state, tolerance, ports);
+                check.performance = compare_performance(*lock.performance, state, tolerance,
+                                                        request.even_if_busy, ports);
             }
             return state.facts;
         }

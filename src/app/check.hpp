@@ -18,6 +18,7 @@
 
 #include "app/outcome.hpp"
 #include "app/ports.hpp"
+#include "checks/doctor.hpp"
 #include "model/environment.hpp"
 #include "util/result.hpp"
 
@@ -39,6 +40,11 @@ namespace envcheck::app
         bool no_prefix = false;
         unsigned jobs = 0; // threads for reading and hashing; 0: one per core
         std::vector<std::string> perf_tolerances; // "15%", "bandwidth.h2d_pinned_gbps=5%"
+        // The hardware gates (gpu.*), run with the machine part when the GPU is probed.
+        checks::HardwareGatePolicy hardware;
+        // Measure the performance on GPUs that other processes compute on too; else they are
+        // skipped with the reason (passive when busy).
+        bool even_if_busy = false;
     };
 
     struct CheckOutcome

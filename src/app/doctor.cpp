@@ -75,6 +75,7 @@ namespace envcheck::app
         {
             checks::DoctorEnvironment environment;
             std::string prefix; // where a python can be run; empty for --env and --lock
+            std::optional<std::vector<model::LockedGpu>> locked_gpus; // gpu.count, from --lock
         };
 
         auto from_environment_file(const std::string& path, Files& files)
@@ -131,6 +132,7 @@ namespace envcheck::app
             loaded.environment.packages = lock->packages;
             loaded.environment.framework_check_skipped =
               "--lock describes an environment, not an installed one: nothing to run";
+            loaded.locked_gpus = lock->machine.gpus;
             return loaded;
         }
 
@@ -266,10 +268,12 @@ namespace envcheck::app
         {
             return util::unexpected(loaded.error());
         }
-        checks::DoctorInput input{ std::move(machine).value(), std::nullopt };
+        checks::DoctorInput input{ std::move(machine).value(), std::nullopt, request.hardware,
+                                   std::nullopt };
         if (*loaded)
         {
             input.environment = (*loaded)->environment;
+            input.locked_gpus = (*loaded)->locked_gpus;
         }
         DoctorOutcome outcome;
         outcome.result = checks::run_doctor(input);

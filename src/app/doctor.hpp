@@ -25,6 +25,7 @@ namespace envcheck::app
         double timeout_seconds = 20.0;     // NVML and cuInit, each
         double framework_timeout_seconds = 180.0;
         bool no_framework_check = false;
+        checks::HardwareGatePolicy hardware; // the gpu.* checks: fatal Xids, expected GPUs
     };
 
     struct DoctorOutcome

@@ -1,6 +1,9 @@
 #include "app/machine_state.hpp"
 
+#include <algorithm>
 #include <utility>
+
+#include "checks/doctor_hardware.hpp"
 
 namespace envcheck::app
 {
@@ -61,6 +64,78 @@ namespace envcheck::app
         request.mode = model::SmokeMode::quick;
         request.device = std::nullopt;
         return ports.smoke.run(request);
+    }
+
+    auto run_smoke_sparing_busy(const SmokeRunRequest& request, const model::MachineFacts& facts,
+                                const std::vector<std::string>& probes, Ports& ports)
+      -> model::SmokeReport
+    {
+        std::vector<int> ordinals;
+        if (request.device)
+        {
+            ordinals.push_back(*request.device);
+        }
+        else
+        {
+            const int count = facts.cuda.initialized() ? facts.cuda.device_count.value_or(0)
+                                                       : static_cast<int>(facts.nvml.gpus.size());
+            for (int ordinal = 0; ordinal < std::min(count, 4096); ++ordinal)
+            {
+                ordinals.push_back(ordinal);
+            }
+        }
+        std::vector<std::optional<std::string>> busy;
+        for (const int ordinal : ordinals)
+        {
+            busy.push_back(checks::busy_reason(facts, ordinal));
+        }
+        if (std::none_of(busy.begin(), busy.end(), [](const auto& reason) { return reason; }))
+        {
+            return ports.smoke.run(request);
+        }
+        model::SmokeReport report;
+        report.mode = request.mode;
+        bool measured = false;
+        for (std::size_t i = 0; i < ordinals.size(); ++i)
+        {
+            if (busy[i])
+            {
+                model::DeviceSmoke spared;
+                spared.device.index = ordinals[i];
+                for (const auto& device : facts.cuda.devices)
+                {
+                    if (device.index == ordinals[i])
+                    {
+                        spared.device = device;
+                    }
+                }
+                for (const auto& id : probes)
+                {
+                    model::ProbeResult skipped;
+                    skipped.id = id;
+                    skipped.status = model::Status::skip;
+                    skipped.message = *busy[i];
+                    spared.probes.push_back(std::move(skipped));
+                }
+                report.devices.push_back(std::move(spared));
+                continue;
+            }
+            auto one = request;
+            one.device = ordinals[i];
+            auto run = ports.smoke.run(one);
+            if (!measured)
+            {
+                measured = true;
+                report.availability = run.availability;
+                report.diagnosis = run.diagnosis;
+                report.cuda_error = run.cuda_error;
+                report.driver_cuda = run.driver_cuda;
+                report.runtime_cuda = run.runtime_cuda;
+            }
+            report.duration_seconds += run.duration_seconds;
+            report.devices.insert(report.devices.end(), run.devices.begin(), run.devices.end());
+        }
+        return report;
     }
 
     auto record_performance(Ports& ports, std::string& why_not)

@@ -35,6 +35,14 @@ namespace envcheck::app
     // A quick smoke run on every GPU, for the baselines a lock records and check compares.
     [[nodiscard]] auto measure_quick_smoke(Ports& ports) -> model::SmokeReport;
 
+    // Passive when busy: `request` run on the devices no other process computes on
+    // (checks::busy_reason over `facts`, probed before); a busy device gets each of `probes`
+    // as a skip with the reason. Nothing busy: one run of `request`, as without it.
+    [[nodiscard]] auto run_smoke_sparing_busy(const SmokeRunRequest& request,
+                                              const model::MachineFacts& facts,
+                                              const std::vector<std::string>& probes, Ports& ports)
+      -> model::SmokeReport;
+
     // One baseline per GPU from a quick smoke run; nullopt (with the reason in `why_not`) when
     // no GPU could be probed.
     [[nodiscard]] auto record_performance(Ports& ports, std::string& why_not)

@@ -21,6 +21,7 @@ namespace envcheck::app
         {
             checks::DoctorEnvironment environment; // the lock's packages, for env.* checks
             model::CheckRun run;
+            std::optional<std::vector<model::LockedGpu>> gpus; // gpu.count
         };
 
         // The installed environment against the lock: packages and the machine's OS facts, the
@@ -65,7 +66,8 @@ namespace envcheck::app
             environment.packages = lock->packages;
             environment.framework_check_skipped =
               "slurm-health does not run the environment's python";
-            return LockCheck{ std::move(environment), model::to_check_run(check) };
+            return LockCheck{ std::move(environment), model::to_check_run(check),
+                              lock->machine.gpus };
         }
 
         auto scontrol_failed(const util::Error& error) -> util::Error
@@ -123,10 +125,12 @@ namespace envcheck::app
             {
                 return util::unexpected(machine.error());
             }
-            checks::DoctorInput input{ std::move(machine).value(), std::nullopt };
+            checks::DoctorInput input{ std::move(machine).value(), std::nullopt, request.hardware,
+                                       std::nullopt };
             if (lock_check)
             {
                 input.environment = lock_check->environment;
+                input.locked_gpus = lock_check->gpus;
             }
             const auto doctor = checks::run_doctor(input);
             NodeChecks checked{ { { "doctor", doctor.outcomes, 0.0, 0.0 } },

@@ -9,6 +9,7 @@
 
 #include "app/outcome.hpp"
 #include "app/ports.hpp"
+#include "checks/doctor.hpp"
 #include "report/slurm_health_report.hpp"
 #include "util/result.hpp"
 
@@ -24,7 +25,8 @@ namespace envcheck::app
         bool prolog = false;  // run as Prolog: ask scontrol only when a check failed
         bool dry_run = false; // decide, but change nothing
         std::string scontrol = "scontrol";
-        double timeout_seconds = 40.0; // the whole run, driver probe and scontrol included
+        double timeout_seconds = 40.0;       // the whole run, driver probe and scontrol included
+        checks::HardwareGatePolicy hardware; // the doctor's gpu.* checks
     };
 
     struct SlurmHealthOutcome

@@ -55,10 +55,11 @@ namespace envcheck::app
         // Why no GPU could be probed: the doctor's first broken link (machine checks only: the
         // environment does not matter here), else the CUDA error the probe child saw. Its driver
         // probe runs under smoke's own --timeout.
-        auto no_gpu_verdict(const model::SmokeReport& report, double timeout_seconds, Ports& ports)
-          -> std::string
+        auto no_gpu_verdict(const model::SmokeReport& report, double timeout_seconds,
+                            std::optional<model::MachineFacts> probed, Ports& ports) -> std::string
         {
-            auto machine = probe_machine("/", timeout_seconds, ports);
+            auto machine = probed ? util::Result<model::MachineFacts>(std::move(*probed))
+                                  : probe_machine("/", timeout_seconds, ports);
             if (machine)
             {
                 const auto doctor =
@@ -108,14 +109,39 @@ namespace envcheck::app
             run.probes = std::move(*resolved);
         }
         SmokeOutcome outcome;
-        outcome.report = ports.smoke.run(run);
+        // Passive when busy: NVML's view first (a driver probe under smoke's own --timeout),
+        // then the probes on the GPUs nobody else computes on.
+        std::optional<model::MachineFacts> facts;
+        if (!request.even_if_busy && !registry.empty())
+        {
+            if (auto probed = probe_machine("/", request.timeout_seconds, ports))
+            {
+                facts = std::move(*probed);
+            }
+        }
+        if (facts)
+        {
+            std::vector<std::string> ids = run.probes;
+            if (ids.empty())
+            {
+                for (const auto& probe : registry)
+                {
+                    ids.push_back(probe.id);
+                }
+            }
+            outcome.report = run_smoke_sparing_busy(run, *facts, ids, ports);
+        }
+        else
+        {
+            outcome.report = ports.smoke.run(run);
+        }
         const auto availability = outcome.report.availability;
         if (availability != model::GpuAvailability::available &&
             availability != model::GpuAvailability::built_without_cuda &&
             availability != model::GpuAvailability::no_such_device)
         {
             outcome.report.diagnosis =
-              no_gpu_verdict(outcome.report, request.timeout_seconds, ports);
+              no_gpu_verdict(outcome.report, request.timeout_seconds, std::move(facts), ports);
         }
         auto fleet_run = model::to_check_run(outcome.report);
         clock.stamp(fleet_run);

@@ -20,6 +20,9 @@ namespace envcheck::app
         bool all_devices = false;        // every device, one after another
         double timeout_seconds = 30.0;   // a probe silent for longer is killed
         std::vector<std::string> probes; // ids; empty: all
+        // Run on GPUs that other processes compute on too; else they are skipped with the
+        // reason (passive when busy).
+        bool even_if_busy = false;
     };
 
     struct SmokeOutcome

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "checks/doctor_environment.hpp"
+#include "checks/doctor_hardware.hpp"
 #include "checks/doctor_machine.hpp"
 
 namespace envcheck::checks
@@ -22,9 +23,12 @@ namespace envcheck::checks
         constexpr std::string_view device_count = "cuda.device-count";
         constexpr std::string_view nvml_init = "nvml.init";
 
+        constexpr std::string_view health = hardware_gate_stage;
+
         // Walk order: hardware -> kernel -> device nodes -> driver library -> NVML -> CUDA ->
-        // devices -> environment -> framework.
-        constexpr std::array<DoctorCheck, 22> registry{ {
+        // devices -> environment -> framework, then the hardware gates (doctor_hardware.hpp),
+        // which judge whatever NVML and the kernel log told, whichever link above broke.
+        constexpr std::array<DoctorCheck, 31> registry{ {
           { pci, "hardware", "an NVIDIA GPU is on the PCI bus", {}, check_pci_nvidia_present },
           { "wsl.driver",
             "kernel",
@@ -132,6 +136,51 @@ namespace envcheck::checks
             "it",
             { device_count },
             check_framework_runtime },
+          { "gpu.xid",
+            health,
+            "no fatal Xid error in the kernel log since boot",
+            { pci },
+            check_gpu_xid },
+          { "gpu.ecc-uncorrectable",
+            health,
+            "no uncorrectable ECC error (volatile or aggregate)",
+            {},
+            check_gpu_ecc_uncorrectable },
+          { "gpu.row-remapping",
+            health,
+            "no row remapping pending or failed",
+            {},
+            check_gpu_row_remapping },
+          { "gpu.retired-pages",
+            health,
+            "no page retirement pending, retired pages below the RMA threshold",
+            {},
+            check_gpu_retired_pages },
+          { "gpu.pcie-link",
+            health,
+            "PCIe links at their maximum generation and width while the GPU works",
+            {},
+            check_gpu_pcie_link },
+          { "gpu.throttle-hardware",
+            health,
+            "no clock slowdown for hardware reasons (HW slowdown, thermal, power brake)",
+            {},
+            check_gpu_throttle_hardware },
+          { "gpu.persistence-mode",
+            health,
+            "persistence mode is on",
+            {},
+            check_gpu_persistence_mode },
+          { "gpu.count",
+            health,
+            "as many GPUs as the lock or --expect-gpus says",
+            {},
+            check_gpu_count },
+          { "gpu.nvlink",
+            health,
+            "no NVLink link down on GPUs that have NVLink",
+            {},
+            check_gpu_nvlink },
         } };
     }
 

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "model/check_result.hpp"
+#include "model/lock.hpp"
 #include "model/machine.hpp"
 #include "model/package.hpp"
 
@@ -36,10 +37,23 @@ namespace envcheck::checks
         std::vector<model::FrameworkFacts> frameworks;
     };
 
+    // The hardware gates' policy (checks/doctor_hardware.hpp): which Xids fail gpu.xid, and
+    // how many GPUs gpu.count expects without a lock.
+    [[nodiscard]] auto default_fatal_xids() -> std::vector<int>;
+
+    struct HardwareGatePolicy
+    {
+        std::vector<int> fatal_xids = default_fatal_xids();
+        std::optional<int> expected_gpu_count; // gpu.count without a lock
+    };
+
     struct DoctorInput
     {
         model::MachineFacts machine;
         std::optional<DoctorEnvironment> environment;
+        HardwareGatePolicy hardware = {};
+        // The GPUs a lock recorded (gpu.count); nullopt without a lock that knows them.
+        std::optional<std::vector<model::LockedGpu>> locked_gpus = std::nullopt;
     };
 
     using DoctorRun = model::CheckOutcome (*)(const DoctorInput& input);

@@ -52,6 +52,7 @@ namespace envcheck::cli
         auto& request = options->request;
         add_input_options(app, transfer);
         add_prefix_options(app, request.selection);
+        add_hardware_gate_options(app, request.hardware);
         app.add_option("--env", request.env, "The environment file whose specs must be satisfied");
         app.add_option(
           "--lock", request.lock,
@@ -76,6 +77,9 @@ namespace envcheck::cli
         app.add_flag("--no-prefix", request.no_prefix,
                      "Check --env against --lock alone, per platform of the lock, without an "
                      "installed environment (also when both are given and none is active)");
+        app.add_flag("--even-if-busy", request.even_if_busy,
+                     "Measure the lock's performance on GPUs that other processes compute on "
+                     "too (default: skip them)");
         app.add_flag("--no-gpu", request.no_gpu,
                      "Do not probe the driver and GPUs or measure performance");
         app

@@ -67,6 +67,7 @@ namespace envcheck::cli
         auto& request = options->request;
         add_input_options(app, transfer);
         add_root_option(app, request.root);
+        add_hardware_gate_options(app, request.hardware);
         auto* prefix =
           app
             .add_option(

@@ -77,6 +77,7 @@ namespace envcheck::cli
                       "name)")
           ->option_text("NAME");
         add_root_option(app, request.root);
+        add_hardware_gate_options(app, request.hardware);
         auto* lock = app
                        .add_option("--lock", request.lock,
                                    "Also check the installed environment against this lock "

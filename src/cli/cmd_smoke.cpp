@@ -100,6 +100,8 @@ namespace envcheck::cli
                       "may run without reporting before the probe process is killed (default 30)")
           ->check(CLI::PositiveNumber);
         app.add_option("--probe", request.probes, "Run only this probe (repeatable); see --list");
+        app.add_flag("--even-if-busy", request.even_if_busy,
+                     "Probe GPUs that other processes compute on too (default: skip them)");
         app.add_flag("--list", options->list, "List the probes and exit");
         return [options](app::Ports& ports) { return run_smoke(*options, ports); };
     }

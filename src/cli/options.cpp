@@ -2,6 +2,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "checks/doctor_hardware.hpp"
+
 namespace envcheck::cli
 {
     void add_input_options(CLI::App& app, TransferOptions& options)
@@ -45,5 +47,31 @@ namespace envcheck::cli
                       "directory (an "
                       "unpacked image, a mounted node root) and load nothing")
           ->option_text("DIR");
+    }
+
+    void add_hardware_gate_options(CLI::App& app, checks::HardwareGatePolicy& policy)
+    {
+        app
+          .add_option_function<std::string>(
+            "--fatal-xids",
+            [&policy](const std::string& text)
+            {
+                auto xids = checks::parse_xid_list(text);
+                if (!xids)
+                {
+                    throw CLI::ValidationError("--fatal-xids", xids.error().message);
+                }
+                policy.fatal_xids = std::move(*xids);
+            },
+            "The Xids that fail gpu.xid, comma-separated (replaces the default list: README "
+            "\"Hardware gates\")")
+          ->option_text("LIST");
+        app
+          .add_option_function<int>(
+            "--expect-gpus", [&policy](const int& count) { policy.expected_gpu_count = count; },
+            "The number of GPUs this machine must show (gpu.count; a lock's GPUs take "
+            "precedence)")
+          ->check(CLI::Range(0, 1 << 20))
+          ->option_text("N");
     }
 }

@@ -1,13 +1,14 @@
 // Options several commands declare alike: the transfer options of the commands that read
 // environment files and locks (--ca-bundle, --connect-timeout, --download-timeout,
 // --max-download; main owns one TransferOptions per run and the real ports read URLs with it),
-// which environment (--prefix, -n) and which root (--root).
+// which environment (--prefix, -n), which root (--root) and the hardware gates' policy.
 #ifndef ENVCHECK_CLI_OPTIONS_HPP
 #define ENVCHECK_CLI_OPTIONS_HPP
 
 #include <string>
 
 #include "app/ports.hpp"
+#include "checks/doctor.hpp"
 
 namespace CLI
 {
@@ -27,6 +28,9 @@ namespace envcheck::cli
     void add_input_options(CLI::App& app, TransferOptions& options);
     void add_prefix_options(CLI::App& app, app::PrefixSelection& selection);
     void add_root_option(CLI::App& app, std::string& root);
+    // --fatal-xids LIST and --expect-gpus N: the hardware gates' policy (doctor, check,
+    // slurm-health).
+    void add_hardware_gate_options(CLI::App& app, checks::HardwareGatePolicy& policy);
 }
 
 #endif

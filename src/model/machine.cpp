@@ -255,3 +255,77 @@ namespace envcheck::model
         return "0x" + out;
     }
 }
+
+namespace envcheck::model
+{
+    void add_xid_events(std::string_view text, KernelLogFacts& log)
+    {
+        constexpr std::string_view marker = "NVRM: Xid (PCI:";
+        constexpr std::size_t max_message = 200;
+        std::size_t start = 0;
+        while (start < text.size())
+        {
+            auto end = text.find('\n', start);
+            if (end == std::string_view::npos)
+            {
+                end = text.size();
+            }
+            const auto line = text.substr(start, end - start);
+            start = end + 1;
+            const auto at = line.find(marker);
+            if (at == std::string_view::npos)
+            {
+                continue;
+            }
+            auto rest = line.substr(at + marker.size());
+            const auto close = rest.find("):");
+            if (close == std::string_view::npos || close == 0 || close > 32)
+            {
+                continue;
+            }
+            XidEvent event;
+            event.pci_bus_id = std::string(rest.substr(0, close));
+            rest.remove_prefix(close + 2);
+            while (!rest.empty() && rest.front() == ' ')
+            {
+                rest.remove_prefix(1);
+            }
+            std::size_t digits = 0;
+            int number = 0;
+            while (digits < rest.size() && digits < 6 && rest[digits] >= '0' && rest[digits] <= '9')
+            {
+                number = number * 10 + (rest[digits] - '0');
+                ++digits;
+            }
+            if (digits == 0)
+            {
+                continue;
+            }
+            event.xid = number;
+            rest.remove_prefix(digits);
+            if (!rest.empty() && rest.front() == ',')
+            {
+                rest.remove_prefix(1);
+            }
+            while (!rest.empty() && rest.front() == ' ')
+            {
+                rest.remove_prefix(1);
+            }
+            while (!rest.empty() && (rest.back() == '\r' || rest.back() == ' '))
+            {
+                rest.remove_suffix(1);
+            }
+            // Printable ASCII only: the line goes into reports as it is.
+            for (const char c : rest.substr(0, max_message))
+            {
+                event.message += (c >= ' ' && c <= '~') ? c : '?';
+            }
+            if (log.xids.size() >= max_xid_events)
+            {
+                log.truncated = true;
+                continue;
+            }
+            log.xids.push_back(std::move(event));
+        }
+    }
+}

@@ -201,6 +201,16 @@ namespace envcheck::model
         std::optional<int> remapped_rows_uncorrectable;
         std::optional<bool> remapping_pending;
         std::optional<bool> remapping_failed;
+        // Dynamic page retirement (before Ampere; later GPUs remap rows instead): pages retired
+        // for multiple single-bit and for double-bit errors, and a retirement waiting for the
+        // next driver reload.
+        std::optional<int> retired_pages_single_bit;
+        std::optional<int> retired_pages_double_bit;
+        std::optional<bool> retired_pages_pending;
+        // NVLink: how many links NVML reports a state for (0: the GPU has no NVLink; nullopt:
+        // not asked) and which of them are down.
+        std::optional<int> nvlink_links;
+        std::vector<int> nvlink_links_down;
         std::optional<ComputeMode> compute_mode;
         std::optional<bool> mig_enabled;
         std::optional<bool> mig_pending; // the mode after the next GPU reset
@@ -209,7 +219,8 @@ namespace envcheck::model
         std::optional<int> temperature_c;
         std::optional<double> power_w;
         std::optional<double> power_limit_w;
-        std::optional<int> compute_processes; // processes with a context on this GPU
+        std::optional<int> compute_processes;           // processes with a context on this GPU
+        std::vector<std::uint32_t> compute_process_ids; // their PIDs (as NVML sees them)
         std::optional<FabricState> fabric_state;
         std::vector<std::string> errors; // queries that failed other than "not supported"
 
@@ -270,6 +281,37 @@ namespace envcheck::model
         auto operator==(const EmbeddedRuntime&) const -> bool = default;
     };
 
+    // An "NVRM: Xid (PCI:0000:17:00): 79, pid=..., ..." line of the kernel log.
+    struct XidEvent
+    {
+        std::string pci_bus_id; // as the line gives it: "0000:17:00"
+        int xid = 0;
+        std::string message; // the text after the number, bounded
+
+        auto operator==(const XidEvent&) const -> bool = default;
+    };
+
+    // The kernel's messages since boot, as far as they concern the GPUs: on a live system
+    // /dev/kmsg (read without blocking), under --root the file <root>/dev/kmsg (a capture of
+    // /dev/kmsg, `dmesg` or `journalctl -k`). An NVML event set would only see events after it
+    // is registered, so it cannot say what happened since boot.
+    struct KernelLogFacts
+    {
+        std::string source;         // the file read: "/dev/kmsg"
+        bool readable = false;      // it could be read
+        std::string error;          // why not: "Operation not permitted"
+        std::vector<XidEvent> xids; // in log order, at most max_xid_events
+        bool truncated = false;     // more Xid lines than were kept
+
+        auto operator==(const KernelLogFacts&) const -> bool = default;
+    };
+
+    inline constexpr std::size_t max_xid_events = 1024;
+
+    // The Xid lines of kernel log text (kmsg records "6,123,456,-;NVRM: Xid ...", dmesg or
+    // journal lines): every line that holds "NVRM: Xid (PCI:<bus id>): <number>".
+    void add_xid_events(std::string_view text, KernelLogFacts& log);
+
     struct MachineFacts
     {
         std::string root = "/"; // where /proc, /sys, /dev and the libraries were read
@@ -286,6 +328,7 @@ namespace envcheck::model
         NvmlFacts nvml;
         CudaDriverFacts cuda;
         EmbeddedRuntime runtime;
+        KernelLogFacts kernel_log;
         std::vector<std::string> processes; // GPU daemons running: "nv-fabricmanager", ...
 
         [[nodiscard]] auto environment_value(std::string_view name) const

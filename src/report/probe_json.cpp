@@ -156,6 +156,12 @@ namespace envcheck::report
                     { "uncorrectable", value(gpu.remapped_rows_uncorrectable) },
                     { "pending", value(gpu.remapping_pending) },
                     { "failed", value(gpu.remapping_failed) } } },
+                { "retired_pages",
+                  { { "single_bit", value(gpu.retired_pages_single_bit) },
+                    { "double_bit", value(gpu.retired_pages_double_bit) },
+                    { "pending", value(gpu.retired_pages_pending) } } },
+                { "nvlink",
+                  { { "links", value(gpu.nvlink_links) }, { "down", gpu.nvlink_links_down } } },
                 { "compute_mode", mode(gpu.compute_mode) },
                 { "mig",
                   { { "enabled", value(gpu.mig_enabled) },
@@ -166,11 +172,28 @@ namespace envcheck::report
                 { "power_w", number(gpu.power_w) },
                 { "power_limit_w", number(gpu.power_limit_w) },
                 { "compute_processes", value(gpu.compute_processes) },
+                { "compute_process_ids", gpu.compute_process_ids },
                 { "fabric_state", gpu.fabric_state
                                     ? ordered(std::string(model::to_string(*gpu.fabric_state)))
                                     : ordered(nullptr) },
                 { "errors", gpu.errors },
             };
+        }
+
+        auto kernel_log(const model::KernelLogFacts& log) -> ordered
+        {
+            ordered xids = ordered::array();
+            for (const auto& xid : log.xids)
+            {
+                xids.push_back(ordered{ { "pci_bus_id", xid.pci_bus_id },
+                                        { "xid", xid.xid },
+                                        { "message", xid.message } });
+            }
+            return ordered{ { "source", log.source },
+                            { "readable", log.readable },
+                            { "error", log.error },
+                            { "xids", std::move(xids) },
+                            { "truncated", log.truncated } };
         }
 
         auto cuda_device(const model::GpuDevice& device) -> ordered
@@ -353,6 +376,7 @@ namespace envcheck::report
                 { "cuda_runtime_version", version(facts.runtime.runtime) },
                 { "sass_architectures", facts.runtime.sass_architectures },
                 { "ptx_architectures", facts.runtime.ptx_architectures } } },
+            { "kernel_log", kernel_log(facts.kernel_log) },
             { "gpu_daemons", facts.processes },
         };
     }

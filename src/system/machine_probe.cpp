@@ -4,6 +4,7 @@
 
 #include "system/host.hpp"
 #include "system/kernel_driver.hpp"
+#include "system/kernel_log.hpp"
 #include "system/library_search.hpp"
 #include "system/pci.hpp"
 #include "system/system_root.hpp"
@@ -43,6 +44,7 @@ namespace envcheck::system
         facts.device_nodes = read_device_nodes(root);
         facts.libraries = search_libraries(root, options.environment);
         facts.processes = read_gpu_daemons(root);
+        facts.kernel_log = read_kernel_log(root);
         if (!facts.live)
         {
             return facts;

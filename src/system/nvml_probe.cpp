@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <limits>
 #include <unistd.h>
+#include <vector>
 
 #include "driver/dl.hpp"
 #include "fsio/files.hpp"
@@ -55,9 +56,21 @@ namespace envcheck::system
             unsigned char state;
         };
 
-        constexpr int clock_sm = 1;         // NVML_CLOCK_SM
-        constexpr int clock_memory = 2;     // NVML_CLOCK_MEM
-        constexpr int errors_corrected = 0; // NVML_MEMORY_ERROR_TYPE_CORRECTED
+        struct ProcessInfo // nvmlProcessInfo_t (v2, as ..._v3 fills it)
+        {
+            unsigned pid;
+            unsigned long long used_gpu_memory;
+            unsigned gpu_instance_id;
+            unsigned compute_instance_id;
+        };
+
+        constexpr unsigned nvlink_max_links = 18;  // NVML_NVLINK_MAX_LINKS
+        constexpr unsigned max_process_ids = 256;  // the PIDs described per GPU
+        constexpr int retirement_multiple_sbe = 0; // NVML_PAGE_RETIREMENT_CAUSE_MULTIPLE_...
+        constexpr int retirement_double_bit = 1;   // NVML_PAGE_RETIREMENT_CAUSE_DOUBLE_BIT_...
+        constexpr int clock_sm = 1;                // NVML_CLOCK_SM
+        constexpr int clock_memory = 2;            // NVML_CLOCK_MEM
+        constexpr int errors_corrected = 0;        // NVML_MEMORY_ERROR_TYPE_CORRECTED
         constexpr int errors_uncorrected = 1;
         constexpr int counter_volatile = 0; // NVML_VOLATILE_ECC
         constexpr int counter_aggregate = 1;
@@ -80,8 +93,10 @@ namespace envcheck::system
         using DeviceEccFn = Return (*)(Device, int, int, unsigned long long*);
         using DeviceRowsFn = Return (*)(Device, unsigned*, unsigned*, unsigned*, unsigned*);
         using DeviceMigHandleFn = Return (*)(Device, unsigned, Device*);
-        using DeviceProcessesFn = Return (*)(Device, unsigned*, void*);
         using DeviceFabricFn = Return (*)(Device, FabricInfo*);
+        using DeviceRetiredPagesFn = Return (*)(Device, int, unsigned*, unsigned long long*);
+        using DeviceLinkStateFn = Return (*)(Device, unsigned, int*);
+        using DeviceProcessInfoFn = Return (*)(Device, unsigned*, ProcessInfo*);
 
         class Nvml
         {
@@ -246,6 +261,62 @@ namespace envcheck::system
                 gpu.remapping_pending = rows[2] != 0;
                 gpu.remapping_failed = rows[3] != 0;
             }
+            // Page retirement (before Ampere): with no buffer NVML reports the count.
+            const auto retired = [&](int cause, std::optional<int>& out)
+            {
+                const auto function = nvml.get<DeviceRetiredPagesFn>("nvmlDeviceGetRetiredPages");
+                if (function == nullptr)
+                {
+                    return;
+                }
+                unsigned count = 0;
+                const Return result = function(device, cause, &count, nullptr);
+                if (result == nvml_success || result == nvml_insufficient_size)
+                {
+                    out = as_int(std::min<unsigned>(count, 1u << 30));
+                }
+                else
+                {
+                    note(gpu, "nvmlDeviceGetRetiredPages", result);
+                }
+            };
+            retired(retirement_multiple_sbe, gpu.retired_pages_single_bit);
+            retired(retirement_double_bit, gpu.retired_pages_double_bit);
+            if (call<DeviceIntFn>(nvml, gpu, "nvmlDeviceGetRetiredPagesPendingStatus", device,
+                                  &first))
+            {
+                gpu.retired_pages_pending = first != 0;
+            }
+        }
+
+        // NVLink: the state of every link NVML knows; "not supported" for all of them means
+        // the GPU has no NVLink.
+        void query_nvlink(const Nvml& nvml, Device device, model::NvmlGpu& gpu)
+        {
+            const auto state = nvml.get<DeviceLinkStateFn>("nvmlDeviceGetNvLinkState");
+            if (state == nullptr)
+            {
+                return;
+            }
+            int links = 0;
+            for (unsigned link = 0; link < nvlink_max_links; ++link)
+            {
+                int active = 0;
+                const Return result = state(device, link, &active);
+                if (result == nvml_success)
+                {
+                    ++links;
+                    if (active == 0)
+                    {
+                        gpu.nvlink_links_down.push_back(as_int(link));
+                    }
+                }
+                else if (result != nvml_not_supported && result != 2 /* INVALID_ARGUMENT */)
+                {
+                    note(gpu, "nvmlDeviceGetNvLinkState", result);
+                }
+            }
+            gpu.nvlink_links = links;
         }
 
         // Compute mode and MIG (with the MIG devices that exist).
@@ -312,19 +383,32 @@ namespace envcheck::system
             {
                 gpu.power_limit_w = value / 1000.0;
             }
-            // With no buffer NVML reports the count: SUCCESS for none, INSUFFICIENT_SIZE else.
+            // With no buffer NVML reports the count: SUCCESS for none, INSUFFICIENT_SIZE else;
+            // then the PIDs, into a buffer with room for processes that started in between.
             if (const auto processes =
-                  nvml.get<DeviceProcessesFn>("nvmlDeviceGetComputeRunningProcesses_v3"))
+                  nvml.get<DeviceProcessInfoFn>("nvmlDeviceGetComputeRunningProcesses_v3"))
             {
                 unsigned count = 0;
                 const Return result = processes(device, &count, nullptr);
                 if (result == nvml_success || result == nvml_insufficient_size)
                 {
-                    gpu.compute_processes = as_int(count);
+                    gpu.compute_processes = as_int(std::min<unsigned>(count, 1u << 30));
                 }
                 else
                 {
                     note(gpu, "nvmlDeviceGetComputeRunningProcesses_v3", result);
+                }
+                if (count > 0)
+                {
+                    std::vector<ProcessInfo> infos(std::min(count + 8, max_process_ids));
+                    unsigned room = static_cast<unsigned>(infos.size());
+                    if (processes(device, &room, infos.data()) == nvml_success)
+                    {
+                        for (std::size_t i = 0; i < std::min<std::size_t>(room, infos.size()); ++i)
+                        {
+                            gpu.compute_process_ids.push_back(infos[i].pid);
+                        }
+                    }
                 }
             }
             FabricInfo fabric{};
@@ -340,6 +424,7 @@ namespace envcheck::system
             query_identity(nvml, device, gpu);
             query_memory_links_clocks(nvml, device, gpu);
             query_ecc(nvml, device, gpu);
+            query_nvlink(nvml, device, gpu);
             query_modes(nvml, device, gpu);
             query_power_and_load(nvml, device, gpu);
         }

@@ -156,6 +156,28 @@ namespace envcheck::wire
 
         // --- NVML ---------------------------------------------------------------------------
 
+        // A list of whole numbers (absent: none).
+        template<class Number>
+        void read_numbers(Reader& reader, const char* key, std::vector<Number>& out)
+        {
+            out.clear();
+            const json* list = reader.list(key);
+            if (list == nullptr)
+            {
+                return;
+            }
+            for (const auto& item : *list)
+            {
+                Number number{};
+                if (!json_fields::assign(item, number))
+                {
+                    reader.fail_at(key, "expected a list of whole numbers");
+                    return;
+                }
+                out.push_back(number);
+            }
+        }
+
         auto gpu_json(const model::NvmlGpu& gpu) -> json
         {
             json out{ { "index", gpu.index },
@@ -188,6 +210,12 @@ namespace envcheck::wire
             put(out, "rows_u", gpu.remapped_rows_uncorrectable);
             put(out, "remap_pending", gpu.remapping_pending);
             put(out, "remap_failed", gpu.remapping_failed);
+            put(out, "retired_sbe", gpu.retired_pages_single_bit);
+            put(out, "retired_dbe", gpu.retired_pages_double_bit);
+            put(out, "retired_pending", gpu.retired_pages_pending);
+            put(out, "nvlink_links", gpu.nvlink_links);
+            out["nvlink_down"] = gpu.nvlink_links_down;
+            out["pids"] = gpu.compute_process_ids;
             put(out, "mig", gpu.mig_enabled);
             put(out, "mig_pending", gpu.mig_pending);
             put(out, "mig_devices", gpu.mig_devices);
@@ -235,6 +263,10 @@ namespace envcheck::wire
               .optional("rows_u", gpu.remapped_rows_uncorrectable)
               .optional("remap_pending", gpu.remapping_pending)
               .optional("remap_failed", gpu.remapping_failed)
+              .optional("retired_sbe", gpu.retired_pages_single_bit)
+              .optional("retired_dbe", gpu.retired_pages_double_bit)
+              .optional("retired_pending", gpu.retired_pages_pending)
+              .optional("nvlink_links", gpu.nvlink_links)
               .optional("mig", gpu.mig_enabled)
               .optional("mig_pending", gpu.mig_pending)
               .optional("mig_devices", gpu.mig_devices)
@@ -244,6 +276,8 @@ namespace envcheck::wire
               .optional("power_limit", gpu.power_limit_w)
               .optional("processes", gpu.compute_processes);
             read_compute_mode(reader, gpu.compute_mode);
+            read_numbers(reader, "nvlink_down", gpu.nvlink_links_down);
+            read_numbers(reader, "pids", gpu.compute_process_ids);
             std::optional<std::string> fabric;
             reader.optional("fabric", fabric);
             gpu.fabric_state.reset();

@@ -394,6 +394,39 @@ TEST_CASE("run_check performance against the lock's baselines", "[app][check]")
         CHECK(outcome_status(outcome.check.machine, "machine.driver_version") == "skip");
     }
 
+    SECTION("the hardware gates run with the machine part, gpu.count against the lock's GPUs")
+    {
+        auto outcome = check(world);
+        CHECK(outcome_status(outcome.check.machine, "gpu.count") == "pass");
+        CHECK(outcome_status(outcome.check.machine, "gpu.ecc-uncorrectable") == "skip");
+        world.machine.facts.nvml.gpus.at(0).ecc_enabled = true;
+        world.machine.facts.nvml.gpus.at(0).ecc_uncorrected_volatile = 1;
+        outcome = check(world);
+        CHECK(outcome_status(outcome.check.machine, "gpu.ecc-uncorrectable") == "fail");
+        CHECK(outcome.verdict() == app::Verdict::findings);
+    }
+
+    SECTION("a GPU other processes compute on is not measured")
+    {
+        world.machine.facts.nvml.gpus.at(0).compute_processes = 1;
+        world.machine.facts.nvml.gpus.at(0).compute_process_ids = { 777 };
+        auto outcome = check(world);
+        CHECK(world.smoke.runs.empty());
+        REQUIRE(outcome.check.performance.size() == 1);
+        const auto& perf = outcome.check.performance[0];
+        CHECK(perf.status == model::Status::skip);
+        CHECK(perf.message == "GPU 0 is busy: 1 compute process of others (pid 777) holds it; "
+                              "skipped so as not to disturb them (--even-if-busy runs it anyway)");
+        CHECK(outcome.verdict() == app::Verdict::clean);
+
+        app::CheckRequest anyway;
+        anyway.even_if_busy = true;
+        outcome = check(world, anyway);
+        CHECK(world.smoke.runs.size() == 1);
+        CHECK(outcome_status(outcome.check.performance, "perf.bandwidth.h2d_pinned_gbps") ==
+              "pass");
+    }
+
     SECTION("an older driver")
     {
         world.machine.facts.nvml.driver_version = "570.10.01";

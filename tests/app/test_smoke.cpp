@@ -36,7 +36,9 @@ TEST_CASE("run_smoke", "[app][smoke]")
         CHECK(run.progress);
         CHECK(outcome.fleet.runs.at(0).command == "smoke");
         CHECK(outcome.fleet.features.smoke_passed == true);
-        CHECK(world.machine.probes.empty()); // the doctor is asked only when no GPU ran
+        // The machine is probed once: NVML's compute processes (passive when busy), and the
+        // doctor's facts if no GPU ran.
+        CHECK(world.machine.probes.size() == 1);
     }
 
     SECTION("--full on every device")
@@ -141,5 +143,64 @@ TEST_CASE("run_smoke without a GPU asks the doctor why", "[app][smoke]")
         CHECK(smoke(world).report.diagnosis ==
               "no NVIDIA driver (libcuda.so.1 not found); run 'envcheck doctor' to find the first "
               "broken link");
+    }
+}
+
+TEST_CASE("run_smoke leaves busy GPUs alone", "[app][smoke]")
+{
+    FakeWorld world;
+    auto& gpu = world.machine.facts.nvml.gpus.at(0);
+    gpu.compute_processes = 2;
+    gpu.compute_process_ids = { 4242, 4343 };
+
+    SECTION("a GPU other processes compute on is skipped, with the reason")
+    {
+        const auto outcome = smoke(world);
+        CHECK(world.smoke.runs.empty());
+        REQUIRE(outcome.report.devices.size() == 1);
+        const auto& probes = outcome.report.devices[0].probes;
+        REQUIRE(probes.size() == world.smoke.registry.size());
+        for (const auto& probe : probes)
+        {
+            CHECK(probe.status == model::Status::skip);
+            CHECK(probe.message ==
+                  "GPU 0 is busy: 2 compute processes of others (pid 4242, 4343) hold it; "
+                  "skipped so as not to disturb them (--even-if-busy runs it anyway)");
+        }
+        CHECK(outcome.verdict() == app::Verdict::clean);
+    }
+
+    SECTION("--even-if-busy runs it, without asking")
+    {
+        app::SmokeRequest request;
+        request.even_if_busy = true;
+        (void)smoke(world, request);
+        CHECK(world.smoke.runs.size() == 1);
+        CHECK(world.machine.probes.empty());
+    }
+
+    SECTION("--all-devices: the idle GPU runs, the busy one is skipped")
+    {
+        auto second = gpu;
+        second.index = 1;
+        second.uuid = "GPU-second";
+        second.pci_bus_id = "00000000:18:00.0";
+        second.compute_processes = 0;
+        second.compute_process_ids.clear();
+        world.machine.facts.nvml.gpus.push_back(second);
+        auto device = world.machine.facts.cuda.devices.at(0);
+        device.index = 1;
+        world.machine.facts.cuda.devices.push_back(device);
+        world.machine.facts.cuda.device_count = 2;
+        app::SmokeRequest request;
+        request.all_devices = true;
+        request.probes = { "hello" };
+        const auto outcome = smoke(world, request);
+        REQUIRE(world.smoke.runs.size() == 1);
+        CHECK(world.smoke.runs[0].device == 1);
+        CHECK(world.smoke.runs[0].probes == std::vector<std::string>{ "hello" });
+        REQUIRE(outcome.report.devices.size() == 2);
+        CHECK(outcome.report.devices[0].probes.at(0).id == "hello");
+        CHECK(outcome.report.devices[0].probes.at(0).status == model::Status::skip);
     }
 }

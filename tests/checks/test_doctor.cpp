@@ -42,6 +42,15 @@ namespace
             "env.framework-gpu-build",
             "env.framework-arch-support",
             "framework.runtime-check",
+            "gpu.xid",
+            "gpu.ecc-uncorrectable",
+            "gpu.row-remapping",
+            "gpu.retired-pages",
+            "gpu.pcie-link",
+            "gpu.throttle-hardware",
+            "gpu.persistence-mode",
+            "gpu.count",
+            "gpu.nvlink",
         };
         std::vector<std::string_view> ids;
         for (const auto& check : checks::doctor_checks())

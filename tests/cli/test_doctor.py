@@ -33,6 +33,8 @@ IDS = [
     "nvml.init", "cuda.init", "cuda.visible-devices", "cuda.device-count", "cuda.compute-mode",
     "fabric-manager", "mig.configuration", "env.driver-supports-runtime", "env.framework-gpu-build",
     "env.framework-arch-support", "framework.runtime-check",
+    "gpu.xid", "gpu.ecc-uncorrectable", "gpu.row-remapping", "gpu.retired-pages", "gpu.pcie-link",
+    "gpu.throttle-hardware", "gpu.persistence-mode", "gpu.count", "gpu.nvlink",
 ]
 
 
@@ -77,11 +79,18 @@ HEALTHY = {
     "mig.configuration": "skip", "env.driver-supports-runtime": "skip",
     "env.framework-gpu-build": "skip", "env.framework-arch-support": "skip",
     "framework.runtime-check": "skip",
+    # The hardware gates: NVML is not loaded under --root; the kernel log is the tree's dev/kmsg
+    # (driver-470 has none); the link as sysfs shows it.
+    "gpu.xid": "skip", "gpu.ecc-uncorrectable": "skip", "gpu.row-remapping": "skip",
+    "gpu.retired-pages": "skip", "gpu.pcie-link": "pass", "gpu.throttle-hardware": "skip",
+    "gpu.persistence-mode": "skip", "gpu.count": "skip", "gpu.nvlink": "skip",
 }
 
 # scenario -> (first broken link or None, {check id: status}, text the deciding message holds)
 SCENARIOS = {
-    "h200-ok": (None, HEALTHY, None),
+    "h200-ok": (None, dict(HEALTHY, **{"gpu.xid": "pass"}), None),
+    "h200-xid": ("gpu.xid", dict(HEALTHY, **{"gpu.xid": "fail"}),
+                 "Xid 48 on 0000:17:00: pid='<unknown>', name=<unknown>, An uncorrectable double bit"),
     "driver-470": (None, HEALTHY, None),
     "no-gpu": ("pci.nvidia-present", {"pci.nvidia-present": "fail", "kernel.module-loaded": "skip"},
                "no NVIDIA device on the PCI bus"),
@@ -140,7 +149,11 @@ def test_every_file_check_has_a_passing_and_a_failing_fixture():
     # Need a loaded driver or a python to run (unit tests), or have their own tests below.
     elsewhere = {"nvml.init", "cuda.init", "cuda.device-count", "cuda.compute-mode", "mig.configuration",
                  "framework.runtime-check", "env.driver-supports-runtime", "env.framework-gpu-build",
-                 "env.framework-arch-support", "cuda.visible-devices", "driver.compat-misuse"}
+                 "env.framework-arch-support", "cuda.visible-devices", "driver.compat-misuse",
+                 # NVML's facts: tests/cli/test_hardware_gates.py (the fake NVML) and the unit
+                 # tests; gpu.pcie-link and gpu.count also read sysfs, tested there too.
+                 "gpu.ecc-uncorrectable", "gpu.row-remapping", "gpu.retired-pages", "gpu.pcie-link",
+                 "gpu.throttle-hardware", "gpu.persistence-mode", "gpu.count", "gpu.nvlink"}
     for check in set(IDS) - elsewhere:
         assert {"pass", "fail"} <= covered[check], check
 

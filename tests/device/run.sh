@@ -5,9 +5,11 @@
 #   build.log      toolchain, configure, build, our warnings, kernel resource usage
 #   tests.log      every C++ test binary (the hidden [.gpu] cases too), tests/gpu/test_smoke.py and
 #                  tests/cli/test_driver_faults.py (the stand-in broken drivers over the real one)
-#   machine.txt    probe, doctor (machine alone and with the torch venv), nfd/prometheus outputs
-#   smoke.txt      smoke --quick and --full, wall time of each; smoke-spread.txt: each metric's
-#                  spread over six runs of smoke --full
+#   machine.txt    probe, doctor (machine alone and with the torch venv), nfd/prometheus outputs,
+#                  the hardware gates (gpu.*) of doctor-torch.json
+#   smoke.txt      smoke --quick and --full, wall time of each; smoke on a GPU another process
+#                  holds (skipped: busy) and with --even-if-busy; smoke-spread.txt: each
+#                  metric's spread over six runs of smoke --full
 #   lock.txt       lock of /opt/torch/.venv with GPU baselines; check --lock timed with and without
 #                  the GPU part; performance as locked; slurm-health --prolog on a healthy node
 #   bench.log      bench_gpu (kernels vs cuBLAS and cudaMemcpy) and bench_tensor (tensor-core GEMM
@@ -103,6 +105,15 @@ run doctor-torch.json doctor --prefix "$PREFIX" --format json
 run doctor.prom doctor --format prometheus
 run doctor.nfd doctor --format nfd --expiry 1800
 for file in probe.txt doctor-torch.txt doctor.nfd; do echo "---- $file"; cat "$OUT/$file"; done >> "$OUT/machine.txt"
+# The hardware gates (gpu.*) on the real GPU: each should pass or skip with its reason.
+python3 - "$OUT/doctor-torch.json" >> "$OUT/machine.txt" 2>&1 <<'PY'
+import json, sys
+report = json.load(open(sys.argv[1]))
+print("---- hardware gates")
+for check in report["checks"]:
+    if check["id"].startswith("gpu."):
+        print(f"{check['status']:5} {check['id']:22} {check['message']}")
+PY
 
 step "smoke" | tee "$OUT/smoke.txt"
 for mode in --quick --full; do
@@ -133,6 +144,16 @@ for (probe, name), series in values.items():
     flag = "  > 3%" if spread > 0.03 else ""
     print(f"{probe:15s} {name:32s} median {median:12.4g}  spread {100 * spread:6.2f}%{flag}")
 PY
+# Passive when busy: while a process of another holds GPU 0 (torch, a context and 1 GiB), smoke
+# skips the GPU with the reason; --even-if-busy probes it all the same.
+"$PREFIX/bin/python" -c "import torch, time; x = torch.ones(1 << 28, device='cuda'); print('holding', flush=True); time.sleep(120)" > "$OUT/holder.txt" 2>&1 &
+holder=$!
+for _ in $(seq 120); do grep -q holding "$OUT/holder.txt" && break; sleep 0.5; done
+{
+    "$E" smoke --quick; echo "smoke --quick, GPU 0 held by pid $holder -> exit $?"
+    "$E" smoke --quick --even-if-busy --probe hello; echo "smoke --quick --even-if-busy --probe hello, GPU 0 held -> exit $?"
+} >> "$OUT/smoke.txt" 2>&1
+kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null
 
 step "lock and check" | tee "$OUT/lock.txt"
 {
@@ -210,7 +231,8 @@ step "summary"
 grep -E "^----|passed|failed|FAILED|test cases" "$OUT/tests.log" | head -60
 cat "$OUT/machine.txt" | head -12
 grep -E "verdict|first broken" "$OUT/doctor-torch.txt"
-grep -E "smoke --|matmul|bandwidth|overlap|bank|tensor|hbm" "$OUT/smoke.txt" | head -24
+grep -A10 -- "---- hardware gates" "$OUT/machine.txt"
+grep -E "smoke --|matmul|bandwidth|overlap|bank|tensor|hbm|busy" "$OUT/smoke.txt" | head -34
 cat "$OUT/smoke-spread.txt"
 grep -vE "^  (ok|pass) " "$OUT/lock.txt" | head -60
 if [ "$BENCH" = 1 ]; then grep -A40 "== bench_tensor on" "$OUT/bench.log"; fi

@@ -15,6 +15,18 @@
  *   count-max      the device count is INT_MAX
  *   count=N        the device count is N (default 1)
  *   unterminated   every string is written to fill its whole buffer, without a NUL
+ *
+ * and for libnvidia-ml.so.1's health queries (a healthy, idle GPU without NVLink otherwise):
+ *   ecc-uncorrectable  2 uncorrected ECC errors, volatile and aggregate
+ *   remap-failed       row remapping failed (512 rows remapped)
+ *   remap-pending      a row remapping waits for a reset
+ *   retired-pending    2 retired pages of each cause, a retirement pending
+ *   nvlink             18 NVLink links, all up
+ *   nvlink-down        18 NVLink links, 3 and 7 down
+ *   pcie-degraded      the link at gen 3 x8 of gen 5 x16, while the GPU works
+ *   throttle-hw        clocks held down by hw_slowdown and hw_thermal_slowdown
+ *   persistence-off    persistence mode off
+ *   busy               two compute processes (pids 4242 and 4343) hold the GPU
  */
 #ifndef ENVCHECK_TESTS_FAKE_DRIVER_H
 #define ENVCHECK_TESTS_FAKE_DRIVER_H

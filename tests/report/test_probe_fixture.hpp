@@ -95,8 +95,14 @@ namespace envcheck::tests
         gpu.power_w = 76.0;
         gpu.power_limit_w = 700.0;
         gpu.compute_processes = 0;
+        gpu.nvlink_links = 18;
         gpu.fabric_state = model::FabricState::completed;
         facts.nvml.gpus = { gpu };
+        facts.kernel_log.source = "/dev/kmsg";
+        facts.kernel_log.readable = true;
+        facts.kernel_log.xids = { { "0000:17:00", 13,
+                                    "pid=48211, name=python, Graphics SM Warp "
+                                    "Exception" } };
         facts.cuda.attempted = true;
         facts.cuda.library = libcuda;
         facts.cuda.library->found_via = "dlopen";

@@ -257,6 +257,21 @@ def test_passing_check_resumes_a_node_envcheck_drained(idle, tmp_path):
     assert result.stdout.splitlines()[-1].endswith(": none: all checks pass")
 
 
+def test_fatal_xid_drains_the_node(idle, tmp_path):
+    """The hardware gates run in slurm-health: an Xid 79 in the node's kernel log drains it."""
+    result = idle.envcheck("--root", fixture_root(tmp_path, "h200-xid"))
+    assert result.returncode == 1, result.stdout + result.stderr
+    states, reason = idle.node_state()
+    assert "DRAIN" in states
+    assert reason.startswith("envcheck: gpu.xid: fatal Xid errors in the kernel log since boot: "
+                             "Xid 48 on 0000:17:00"), reason
+    # A fatal list (--fatal-xids) that names none of the log's Xids: the node is healthy.
+    idle.make_idle()
+    result = idle.envcheck("--root", fixture_root(tmp_path, "h200-xid"), "--fatal-xids", "31,74")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert idle.node_state() == (["IDLE"], "")
+
+
 @pytest.mark.parametrize("scenario, code", [("h200-ok", 0), ("no-gpu", 1)])
 def test_operator_drain_is_left_alone(idle, tmp_path, scenario, code):
     idle.scontrol("update", f"NodeName={idle.node}", "State=DRAIN", f"Reason={ADMIN_REASON}")

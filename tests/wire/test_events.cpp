@@ -53,6 +53,12 @@ namespace
         gpu.power_w = 75.5;
         gpu.power_limit_w = 700.0;
         gpu.compute_processes = 2;
+        gpu.compute_process_ids = { 4242, 4343 };
+        gpu.retired_pages_single_bit = 1;
+        gpu.retired_pages_double_bit = 0;
+        gpu.retired_pages_pending = false;
+        gpu.nvlink_links = 18;
+        gpu.nvlink_links_down = { 3, 7 };
         gpu.fabric_state = model::FabricState::completed;
         gpu.errors = { "nvmlDeviceGetRemappedRows: NVML_ERROR_UNKNOWN" };
         return gpu;
