@@ -117,7 +117,16 @@ namespace envcheck::app
         {
             std::optional<LoadedEnvironmentFile> environment_file;
             std::optional<model::Lock> lock;
+            std::string lock_text; // kept for select_for_python
         };
+
+        // uv.lock and pylock.toml select their packages by markers, for a python that only the
+        // installed environment names: load_inputs reads them (every error found before
+        // anything else is read), select_for_python reads them again for that python.
+        auto selects_by_python(const model::Lock& lock) -> bool
+        {
+            return lock.format == model::LockFormat::uv || lock.format == model::LockFormat::pylock;
+        }
 
         // Reads every input before anything is compared: unreadable input is exit 2.
         auto load_inputs(const ResolvedInputs& inputs, const CheckRequest& request,
@@ -158,9 +167,43 @@ namespace envcheck::app
             }
             check.lock_file = inputs.lock;
             check.lock_format = std::string(model::to_string(lock->format));
-            check.notes.insert(check.notes.end(), lock->notes.begin(), lock->notes.end());
+            if (selects_by_python(*lock))
+            {
+                loaded.lock_text = std::move(*text);
+            }
+            else
+            {
+                check.notes.insert(check.notes.end(), lock->notes.begin(), lock->notes.end());
+            }
             loaded.lock = std::move(*lock);
             return loaded;
+        }
+
+        // The packages of a uv.lock or pylock.toml for the installed environment's python (a
+        // text that read once reads again).
+        auto select_for_python(CheckInputs& inputs, const CheckRequest& request,
+                               const std::string& platform,
+                               const model::InstalledEnvironment& installed,
+                               model::EnvironmentCheck& check) -> util::Result<void>
+        {
+            if (!inputs.lock || !selects_by_python(*inputs.lock))
+            {
+                return {};
+            }
+            if (installed.python_version)
+            {
+                auto lock = formats::parse_any_lock(
+                  inputs.lock_text, check.lock_file.value_or(""),
+                  { platform, request.environment, request.categories, *installed.python_version });
+                if (!lock)
+                {
+                    return util::unexpected(lock.error());
+                }
+                inputs.lock = std::move(*lock);
+            }
+            check.notes.insert(check.notes.end(), inputs.lock->notes.begin(),
+                               inputs.lock->notes.end());
+            return {};
         }
 
         // The machine facts that explain a performance drop on one GPU (NVML's view of it).
@@ -404,8 +447,8 @@ namespace envcheck::app
         }
 
         auto check_lock_against_env(const ResolvedInputs& inputs, const CheckRequest& request,
-                                    Files& files, model::EnvironmentCheck& check)
-          -> util::Result<void>
+                                    Files& files, const std::string& machine_platform,
+                                    model::EnvironmentCheck& check) -> util::Result<void>
         {
             if (inputs.env.empty() || inputs.lock.empty() || request.deep)
             {
@@ -429,9 +472,10 @@ namespace envcheck::app
             check.lock_file = inputs.lock;
             check.notes.push_back("no installed environment: the specs of " + inputs.env +
                                   " against the packages of " + inputs.lock);
-            return check_specs_against_lock(
-              *file, *text,
-              { inputs.lock, request.environment, request.categories, request.platform }, check);
+            return check_specs_against_lock(*file, *text,
+                                            { inputs.lock, request.environment, request.categories,
+                                              request.platform, machine_platform },
+                                            check);
         }
     }
 
@@ -457,7 +501,8 @@ namespace envcheck::app
         }
         if (without_prefix(request, *resolved, ports.prefixes))
         {
-            if (auto compared = check_lock_against_env(*resolved, request, ports.files, check);
+            if (auto compared = check_lock_against_env(*resolved, request, ports.files,
+                                                       ports.machine.platform(), check);
                 !compared)
             {
                 return util::unexpected(compared.error());
@@ -477,8 +522,7 @@ namespace envcheck::app
         }
         const std::string platform =
           request.platform.empty() ? ports.machine.platform() : request.platform;
-        const auto inputs =
-          load_inputs(*resolved, request, platform, *tolerance, ports.files, check);
+        auto inputs = load_inputs(*resolved, request, platform, *tolerance, ports.files, check);
         if (!inputs)
         {
             return util::unexpected(inputs.error());
@@ -488,6 +532,11 @@ namespace envcheck::app
         if (!installed)
         {
             return util::unexpected(installed.error());
+        }
+        if (auto selected = select_for_python(*inputs, request, platform, *installed, check);
+            !selected)
+        {
+            return util::unexpected(selected.error());
         }
         auto facts =
           compare(*inputs, *installed, located->path, platform, request, *tolerance, ports, check);

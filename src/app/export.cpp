@@ -25,6 +25,9 @@ namespace envcheck::app
             std::string source;
             std::string name; // the default name of an exported environment.yml
             std::optional<UnreadableRecords> unreadable;
+            // A lock's pip options (pixi's indexes, uv.lock's and pylock.toml's): the
+            // requirements and pip: sections install from where the lock did.
+            std::vector<std::string> pip_options{};
         };
 
         auto from_lock(const ExportRequest& request, Ports& ports) -> util::Result<Source>
@@ -42,8 +45,12 @@ namespace envcheck::app
             {
                 return util::unexpected(lock.error());
             }
-            return Source{ std::move(lock->packages), lock->machine.platform.value_or(platform),
-                           request.lock, "", std::nullopt };
+            return Source{ std::move(lock->packages),
+                           lock->machine.platform.value_or(platform),
+                           request.lock,
+                           "",
+                           std::nullopt,
+                           std::move(lock->pip_options) };
         }
 
         auto from_prefix(const ExportRequest& request, Ports& ports) -> util::Result<Source>
@@ -58,8 +65,12 @@ namespace envcheck::app
             {
                 return util::unexpected(installed.error());
             }
-            Source source{ std::move(installed->packages), ports.machine.platform(), located->path,
-                           file_name(located->path), std::nullopt };
+            Source source{ std::move(installed->packages),
+                           ports.machine.platform(),
+                           located->path,
+                           file_name(located->path),
+                           std::nullopt,
+                           {} };
             if (!installed->problems.empty())
             {
                 source.unreadable = UnreadableRecords{ located->path, installed->problems };
@@ -95,6 +106,7 @@ namespace envcheck::app
         options.name = request.name.empty() ? source->name : request.name;
         options.platform = source->platform;
         options.source = source->source;
+        options.pip_options = source->pip_options;
         return ExportOutcome{ formats::render_export(source->packages, request.format, options),
                               std::nullopt };
     }

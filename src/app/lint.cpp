@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <utility>
 
+#include "app/environment_file.hpp"
 #include "checks/cuda_driver_table.hpp"
 #include "checks/lint.hpp"
 #include "formats/file_kind.hpp"
+#include "formats/pyproject.hpp"
+#include "formats/requirements_txt.hpp"
 #include "model/cuda_version.hpp"
 
 namespace envcheck::app
@@ -63,6 +66,25 @@ namespace envcheck::app
             if (!text)
             {
                 return util::unexpected(text.error());
+            }
+            // requirements.txt and pyproject.toml: linted as the pip section of an environment
+            // file (the rules that need a conda side stay quiet).
+            if (formats::is_requirements_file_name(path) || formats::is_pyproject_file_name(path))
+            {
+                auto file = parse_environment_text(*text, path);
+                if (!file)
+                {
+                    const auto& error = file.error();
+                    return to_report(path, { formats::EnvDiagnostic{
+                                             model::Severity::error,
+                                             std::string(formats::pip_file_unreadable_rule),
+                                             error.message,
+                                             { error.where.line, error.where.column },
+                                             error.hint } });
+                }
+                auto pip_options = options;
+                pip_options.pip_only = true;
+                return to_report(path, checks::lint_environment(*file, pip_options));
             }
             // A lock or conda's other YAML is said to be what it is (a lock is read as one),
             // never linted as an environment file.

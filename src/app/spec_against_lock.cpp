@@ -41,6 +41,12 @@ namespace envcheck::app
             {
                 return util::unexpected(outline.error());
             }
+            const bool universal = outline->format == model::LockFormat::uv ||
+                                   outline->format == model::LockFormat::pylock;
+            if (outline->platforms.empty() && universal && !request.machine_platform.empty())
+            {
+                return std::vector<std::string>{ request.machine_platform };
+            }
             if (outline->platforms.empty())
             {
                 return util::unexpected(

@@ -19,6 +19,9 @@ namespace envcheck::app
         std::string environment = "default"; // pixi.lock
         std::vector<std::string> categories; // conda-lock; empty: all
         std::string platform;                // empty: every platform of the lock
+        // This machine's platform: what a universal lock (uv.lock, pylock.toml), which names
+        // no platform, is read for when `platform` is empty.
+        std::string machine_platform{};
     };
 
     // Fills check.packages (one finding per spec and platform; a multi-platform lock names the

@@ -22,6 +22,9 @@ namespace envcheck::checks
     struct LintOptions
     {
         bool strict = false; // repro.unpinned becomes an error
+        // A requirements file or pyproject.toml: a pip section without a conda side, so the
+        // channel rules (repro.no-channels) do not apply.
+        bool pip_only = false;
         // The fleet's driver, or the CUDA version its driver reports: cuda.driver-too-old and
         // cuda.driver-minor-compat compare the environment's CUDA runtime against it.
         std::optional<DriverVersion> target_driver;

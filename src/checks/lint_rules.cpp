@@ -30,9 +30,18 @@ namespace envcheck::checks::rules
             return spec.name + "#" + spec.entry->selector;
         }
 
+        // Entries under different platform selectors or PEP 508 markers apply to different
+        // environments ("oldpy<2; python_version < '3.11'" and "oldpy>=2; python_version >=
+        // '3.11'", as pyproject.toml files write): they are neither duplicates nor a conflict.
         auto pip_key(const PipSpec& spec) -> std::string
         {
-            return spec.name + "#" + spec.entry->selector;
+            const std::string& text = spec.entry->text;
+            const auto semicolon = text.find(';');
+            const std::string_view marker =
+              semicolon == std::string::npos
+                ? std::string_view()
+                : util::trim(std::string_view(text).substr(semicolon + 1));
+            return spec.name + "#" + spec.entry->selector + ";" + std::string(marker);
         }
 
         auto parsed_conda(const LintInput& input) -> std::vector<const CondaSpec*>
@@ -468,7 +477,7 @@ namespace envcheck::checks::rules
 
     void no_channels(const LintInput& input, Findings& findings)
     {
-        if (!input.file->channels.empty())
+        if (!input.file->channels.empty() || input.options.pip_only)
         {
             return;
         }

@@ -28,6 +28,9 @@ namespace envcheck::formats
         std::string platform;
         std::string environment = "default";   // pixi environments
         std::vector<std::string> categories{}; // conda-lock categories; empty: all
+        // uv.lock, pylock.toml: the python whose markers select packages ("3.11.7"); empty:
+        // not known (formats/python_lock.hpp says what is assumed then).
+        std::string python_version{};
     };
 
     [[nodiscard]] auto parse_conda_lock(std::string_view text, std::string_view file_name,

@@ -16,16 +16,22 @@ namespace envcheck::formats
         constexpr std::string_view unreadable_rule = "file.lock-unreadable";
         constexpr std::string_view other_rule = "file.not-environment";
 
-        constexpr std::array<LoaderRule, 3> rules{ {
+        constexpr std::array<LoaderRule, 4> rules{ {
           { lock_rule, model::Severity::info,
-            "A lock (conda-lock.yml, pixi.lock, @EXPLICIT, envcheck's), which check, diff and "
-            "export read; lint reads it as a lock, not as an environment file.",
+            "A lock (conda-lock.yml, pixi.lock, @EXPLICIT, envcheck's, uv.lock, pylock.toml), "
+            "which check, diff and export read; lint reads it as a lock, not as an environment "
+            "file.",
             "Lint the environment file the lock was made from; the pre-commit hooks leave locks "
             "out." },
           { unreadable_rule, model::Severity::error,
-            "A lock that does not read: its format version, its YAML or an entry is wrong.",
+            "A lock that does not read: its format version, its YAML or TOML, or an entry is "
+            "wrong.",
             "Fix the lock at the position shown, or write it again with its tool (conda-lock, "
-            "pixi lock, envcheck lock)." },
+            "pixi lock, uv lock, envcheck lock)." },
+          { pip_file_unreadable_rule, model::Severity::error,
+            "A requirements file or pyproject.toml that does not read: its TOML, a dependency list "
+            "that is not an array of strings, a NUL byte or text that is not UTF-8.",
+            "Fix the file at the position shown." },
           { other_rule, model::Severity::info,
             "conda YAML that is no environment file: conda_build_config.yaml, .condarc, a recipe, "
             "conda-forge.yml, a spec or `conda list --export` list.",
@@ -147,9 +153,9 @@ namespace envcheck::formats
         // Locks by content, stricter than detect_lock_format (which decides only between lock
         // formats): an environment file in flow style also starts with '{', a recipe also has a
         // top-level `package:`.
-        auto is_lock(std::string_view text) -> bool
+        auto is_lock(std::string_view text, std::string_view file_name) -> bool
         {
-            const auto format = detect_lock_format(text, "");
+            const auto format = detect_lock_format(text, file_name);
             if (!format)
             {
                 return false;
@@ -159,6 +165,8 @@ namespace envcheck::formats
                 case model::LockFormat::envcheck:
                     return text.find("\"schema_version\"") != std::string_view::npos;
                 case model::LockFormat::explicit_:
+                case model::LockFormat::uv:     // by file name, or `version` and [[package]]
+                case model::LockFormat::pylock: // by file name, or `lock-version`
                     return true;
                 case model::LockFormat::pixi:
                 case model::LockFormat::conda_lock:
@@ -236,22 +244,7 @@ namespace envcheck::formats
 
         auto lock_description(const LockOutline& outline) -> std::string
         {
-            std::string what;
-            switch (outline.format)
-            {
-                case model::LockFormat::envcheck:
-                    what = "an envcheck lock";
-                    break;
-                case model::LockFormat::conda_lock:
-                    what = "a conda-lock file";
-                    break;
-                case model::LockFormat::pixi:
-                    what = "a pixi.lock";
-                    break;
-                case model::LockFormat::explicit_:
-                    what = "an @EXPLICIT file";
-                    break;
-            }
+            std::string what(lock_format_info(outline.format).description);
             std::vector<std::string> facts;
             if (!outline.format_version.empty())
             {
@@ -280,7 +273,7 @@ namespace envcheck::formats
         {
             text.remove_prefix(3);
         }
-        if (is_lock(text))
+        if (is_lock(text, file_name))
         {
             return identity(FileKind::lock, "a lock",
                             "envcheck check --lock, diff and export --lock read it");

@@ -48,7 +48,11 @@ namespace envcheck::formats
     [[nodiscard]] auto lint_non_environment(std::string_view text, std::string_view file_name)
       -> std::optional<std::vector<EnvDiagnostic>>;
 
-    // The rules lint_non_environment reports under, for `lint --list-rules`.
+    // What lint reports for a requirements file or pyproject.toml that does not read (lint
+    // lints the others as the pip section of an environment file).
+    inline constexpr std::string_view pip_file_unreadable_rule = "file.pip-unreadable";
+
+    // The rules lint_non_environment and lint's pip files report under, for `lint --list-rules`.
     [[nodiscard]] auto file_kind_rules() -> std::span<const LoaderRule>;
 }
 

@@ -1,6 +1,7 @@
 #include "formats/lock.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include <nlohmann/json.hpp>
@@ -9,6 +10,8 @@
 #include "formats/lock_json.hpp"
 #include "formats/lock_yaml.hpp"
 #include "formats/pixi_lock.hpp"
+#include "formats/pylock.hpp"
+#include "formats/uv_lock.hpp"
 #include "json_fields/reader.hpp"
 #include "util/strings.hpp"
 
@@ -275,6 +278,9 @@ namespace envcheck::formats
             bool package = false;
             bool metadata = false;
             bool version = false;
+            bool toml_version = false;      // `version = ...` (uv.lock)
+            bool toml_package = false;      // a `[[package]]` header (uv.lock)
+            bool toml_lock_version = false; // `lock-version = ...` (pylock.toml)
         };
 
         auto scan_markers(std::string_view text) -> Markers
@@ -282,6 +288,10 @@ namespace envcheck::formats
             Markers found;
             const auto key = [](std::string_view line, std::string_view name)
             { return line.starts_with(name) && line.substr(name.size()).starts_with(":"); };
+            const auto toml_key = [](std::string_view line, std::string_view name) {
+                return line.starts_with(name) &&
+                       util::trim_left(line.substr(name.size())).starts_with("=");
+            };
             for (const auto line : util::split_lines(text))
             {
                 if (line.size() < 40 && util::trim(line) == "@EXPLICIT")
@@ -289,6 +299,7 @@ namespace envcheck::formats
                     found.explicit_marker = true;
                     continue;
                 }
+                found.toml_package = found.toml_package || util::trim(line) == "[[package]]";
                 if (line.empty() || !util::is_alpha(line.front()))
                 {
                     continue; // nested YAML, list items and comments name no top-level key
@@ -297,6 +308,8 @@ namespace envcheck::formats
                 found.package = found.package || key(line, "package");
                 found.metadata = found.metadata || key(line, "metadata");
                 found.version = found.version || key(line, "version");
+                found.toml_version = found.toml_version || toml_key(line, "version");
+                found.toml_lock_version = found.toml_lock_version || toml_key(line, "lock-version");
             }
             return found;
         }
@@ -449,6 +462,78 @@ namespace envcheck::formats
         return lock;
     }
 
+    namespace
+    {
+        auto read_envcheck(std::string_view text, std::string_view file_name,
+                           const LockSelection& /*selection*/) -> util::Result<model::Lock>
+        {
+            return parse_lock(text, file_name);
+        }
+
+        auto read_explicit(std::string_view text, std::string_view file_name,
+                           const LockSelection& /*selection*/) -> util::Result<model::Lock>
+        {
+            return parse_explicit(text, file_name);
+        }
+
+        constexpr std::array<std::string_view, 1> envcheck_names{ "*.lock.json" };
+        constexpr std::array<std::string_view, 2> conda_lock_names{ "conda-lock.yml",
+                                                                    "*.conda-lock.yml" };
+        constexpr std::array<std::string_view, 1> pixi_names{ "pixi.lock" };
+        constexpr std::array<std::string_view, 1> explicit_names{ "conda-*.lock" };
+        constexpr std::array<std::string_view, 1> uv_names{ "uv.lock" };
+        constexpr std::array<std::string_view, 2> pylock_names{ "pylock.toml", "pylock.*.toml" };
+
+        // The lock-format registry, in detection order of the file names.
+        const std::array<LockFormatInfo, 6> lock_format_table{ {
+          { model::LockFormat::envcheck, "an envcheck lock", envcheck_names, read_envcheck },
+          { model::LockFormat::conda_lock, "a conda-lock file", conda_lock_names,
+            parse_conda_lock },
+          { model::LockFormat::pixi, "a pixi.lock", pixi_names, parse_pixi_lock },
+          { model::LockFormat::explicit_, "an @EXPLICIT file", explicit_names, read_explicit },
+          { model::LockFormat::uv, "a uv.lock", uv_names, parse_uv_lock },
+          { model::LockFormat::pylock, "a pylock.toml (PEP 751)", pylock_names, parse_pylock },
+        } };
+    }
+
+    auto lock_formats() -> std::span<const LockFormatInfo>
+    {
+        return lock_format_table;
+    }
+
+    auto lock_format_info(model::LockFormat format) -> const LockFormatInfo&
+    {
+        for (const auto& row : lock_format_table)
+        {
+            if (row.format == format)
+            {
+                return row;
+            }
+        }
+        return lock_format_table.front();
+    }
+
+    auto lock_format_by_file_name(std::string_view file_name) -> std::optional<model::LockFormat>
+    {
+        if (const auto slash = file_name.rfind('/'); slash != std::string_view::npos)
+        {
+            file_name.remove_prefix(slash + 1);
+        }
+        for (const auto& row : lock_format_table)
+        {
+            for (const auto pattern : row.file_names)
+            {
+                if (pattern.find('*') == std::string_view::npos
+                      ? pattern == file_name
+                      : util::glob_match(pattern, file_name))
+                {
+                    return row.format;
+                }
+            }
+        }
+        return std::nullopt;
+    }
+
     auto detect_lock_format(std::string_view text, std::string_view file_name)
       -> util::Result<model::LockFormat>
     {
@@ -465,6 +550,20 @@ namespace envcheck::formats
         if (markers.explicit_marker)
         {
             return model::LockFormat::explicit_;
+        }
+        // The TOML locks: by their file name, else by their keys.
+        if (const auto named = lock_format_by_file_name(file_name);
+            named == model::LockFormat::uv || named == model::LockFormat::pylock)
+        {
+            return *named;
+        }
+        if (markers.toml_lock_version)
+        {
+            return model::LockFormat::pylock;
+        }
+        if (markers.toml_version && markers.toml_package)
+        {
+            return model::LockFormat::uv;
         }
         if (markers.environments)
         {
@@ -494,8 +593,8 @@ namespace envcheck::formats
         }
         return util::unexpected(util::make_error(
           util::ErrorKind::unsupported,
-          "not a lock envcheck reads: expected an envcheck lock (JSON), conda-lock.yml, pixi.lock "
-          "or an @EXPLICIT file",
+          "not a lock envcheck reads: expected an envcheck lock (JSON), conda-lock.yml, pixi.lock, "
+          "an @EXPLICIT file, uv.lock or pylock.toml",
           where, "a plain list of specs is an environment file; check it with --env"));
     }
 
@@ -507,30 +606,49 @@ namespace envcheck::formats
         {
             return util::unexpected(format.error());
         }
-        if (!selection.categories.empty() &&
-            (*format == model::LockFormat::envcheck || *format == model::LockFormat::explicit_))
+        if (!selection.categories.empty() && *format != model::LockFormat::conda_lock &&
+            *format != model::LockFormat::pixi)
         {
             return util::unexpected(util::make_error(
               util::ErrorKind::usage,
               "--category selects conda-lock categories; " + std::string(file_name) + " is " +
-                (*format == model::LockFormat::envcheck ? "an envcheck lock"
-                                                        : "an @EXPLICIT file") +
-                ", which has none",
+                std::string(lock_format_info(*format).description) + ", which has none",
               util::SourceLocation{ std::string(file_name), 0, 0 }));
         }
-        switch (*format)
+        return lock_format_info(*format).read(text, file_name, selection);
+    }
+
+    namespace
+    {
+        auto is_python_lock(model::LockFormat format) -> bool
         {
-            case model::LockFormat::envcheck:
-                return parse_lock(text, file_name);
-            case model::LockFormat::conda_lock:
-                return parse_conda_lock(text, file_name, selection);
-            case model::LockFormat::pixi:
-                return parse_pixi_lock(text, file_name, selection);
-            case model::LockFormat::explicit_:
-                return parse_explicit(text, file_name);
+            return format == model::LockFormat::uv || format == model::LockFormat::pylock;
         }
-        return util::unexpected(
-          util::make_error(util::ErrorKind::internal, "unhandled lock format"));
+
+        // uv.lock and pylock.toml: read once for a Linux x86-64 target, which checks every entry
+        // and marker; the count is of every entry.
+        auto outline_python_lock(std::string_view text, std::string_view file_name,
+                                 model::LockFormat format) -> util::Result<LockOutline>
+        {
+            // A pylock.toml whose environments exclude that target (usage) still outlines.
+            auto lock =
+              parse_any_lock(text, file_name, LockSelection{ "linux-64", "default", {}, "3" });
+            if (!lock && lock.error().kind != util::ErrorKind::usage)
+            {
+                return util::unexpected(lock.error());
+            }
+            auto entries = format == model::LockFormat::uv ? count_uv_lock_entries(text, file_name)
+                                                           : count_pylock_entries(text, file_name);
+            if (!entries)
+            {
+                return util::unexpected(entries.error());
+            }
+            LockOutline outline;
+            outline.format = format;
+            outline.format_version = lock ? lock->format_version : std::string();
+            outline.packages = *entries;
+            return outline;
+        }
     }
 
     auto outline_lock(std::string_view text, std::string_view file_name)
@@ -550,6 +668,10 @@ namespace envcheck::formats
                 list.emplace_back(item);
             }
         };
+        if (is_python_lock(*format))
+        {
+            return outline_python_lock(text, file_name, *format);
+        }
         if (*format == model::LockFormat::envcheck || *format == model::LockFormat::explicit_)
         {
             auto lock = *format == model::LockFormat::envcheck ? parse_lock(text, file_name)

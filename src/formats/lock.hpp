@@ -1,12 +1,16 @@
 // envcheck's lock (`envcheck lock`, schemas/lock.schema.json) as JSON text, both ways, and the
-// entry point that reads any supported lock: ours, conda-lock.yml, pixi.lock or @EXPLICIT,
-// told apart by content.
+// entry point that reads any supported lock: ours, conda-lock.yml, pixi.lock, @EXPLICIT,
+// uv.lock or pylock.toml, told apart by content (the TOML locks by file name first). The
+// formats are rows of a registry (lock_formats()): the file names each is written to, and its
+// reader.
 //
 // The default lock of an environment file sits beside it: environment.yml ->
 // environment.lock.json (<stem>.lock.json).
 #ifndef ENVCHECK_FORMATS_LOCK_HPP
 #define ENVCHECK_FORMATS_LOCK_HPP
 
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,6 +29,25 @@ namespace envcheck::formats
 
     [[nodiscard]] auto parse_lock(std::string_view text, std::string_view file_name)
       -> util::Result<model::Lock>;
+
+    // A row of the lock-format registry.
+    struct LockFormatInfo
+    {
+        model::LockFormat format;
+        std::string_view description; // "a uv.lock"
+        // The names files of this format go by (globs on the base name): how a project's locks
+        // are found, and how uv.lock and pylock.toml are told from other TOML.
+        std::span<const std::string_view> file_names;
+        // Text -> the lock of one selection (platform, environment, categories, python).
+        util::Result<model::Lock> (*read)(std::string_view text, std::string_view file_name,
+                                          const LockSelection& selection);
+    };
+
+    [[nodiscard]] auto lock_formats() -> std::span<const LockFormatInfo>;
+    [[nodiscard]] auto lock_format_info(model::LockFormat format) -> const LockFormatInfo&;
+    // The format a file's base name says it holds ("uv.lock", "pylock.dev.toml"), if any.
+    [[nodiscard]] auto lock_format_by_file_name(std::string_view file_name)
+      -> std::optional<model::LockFormat>;
 
     // Which format `text` is in. Files that are not locks (a `conda list --export` list, a
     // plain spec list) are refused with ErrorKind::unsupported and what they look like.

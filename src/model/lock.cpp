@@ -8,11 +8,13 @@ namespace envcheck::model
 {
     namespace
     {
-        constexpr std::array<std::pair<LockFormat, std::string_view>, 4> format_names{ {
+        constexpr std::array<std::pair<LockFormat, std::string_view>, 6> format_names{ {
           { LockFormat::envcheck, "envcheck" },
           { LockFormat::conda_lock, "conda-lock" },
           { LockFormat::pixi, "pixi" },
           { LockFormat::explicit_, "explicit" },
+          { LockFormat::uv, "uv" },
+          { LockFormat::pylock, "pylock" },
         } };
     }
 

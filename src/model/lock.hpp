@@ -1,7 +1,7 @@
 // A lock: what an environment was, package by package, and the machine it ran on, as plain
 // values. envcheck's own lock (formats/lock.hpp, schemas/lock.schema.json) fills every part;
 // a peer's lock read as the reference of `envcheck check` (conda-lock.yml, pixi.lock,
-// @EXPLICIT) fills only the packages and the platform.
+// @EXPLICIT, uv.lock, pylock.toml) fills only the packages and the platform.
 //
 // Unknown is explicit: an optional that is nullopt was not known when the lock was written
 // (no driver on the machine, no GPU probe run) and is never guessed.
@@ -25,9 +25,11 @@ namespace envcheck::model
         conda_lock, // conda-lock.yml (CEP 37)
         pixi,       // pixi.lock
         explicit_,  // an @EXPLICIT file (CEP 23)
+        uv,         // uv.lock (uv's universal lock, version 1)
+        pylock,     // pylock.toml (PEP 751, lock-version 1.x)
     };
 
-    // "envcheck", "conda-lock", "pixi", "explicit".
+    // "envcheck", "conda-lock", "pixi", "explicit", "uv", "pylock".
     [[nodiscard]] auto to_string(LockFormat format) -> std::string_view;
     [[nodiscard]] auto parse_lock_format(std::string_view text) -> std::optional<LockFormat>;
 

@@ -156,3 +156,53 @@ TEST_CASE("run_lint --check-channels", "[app][lint]")
         CHECK(world.repodata.fetched[0].starts_with("https://mirror.example.org/conda-forge/"));
     }
 }
+
+TEST_CASE("run_lint: requirements.txt and pyproject.toml as pip sections", "[app][lint]")
+{
+    FakeWorld world;
+    app::LintRequest request;
+    // Each file: the findings, as "severity rule line:column".
+    struct Case
+    {
+        std::string path;
+        std::string text;
+        std::vector<std::string> findings;
+    };
+    const auto findings = [](const report::LintFile& file)
+    {
+        std::vector<std::string> out;
+        for (const auto& d : file.diagnostics)
+        {
+            out.push_back(std::string(model::to_string(d.severity)) + " " + d.rule + " " +
+                          std::to_string(d.line) + ":" + std::to_string(d.column));
+        }
+        return out;
+    };
+    const std::vector<Case> cases{
+        { "requirements.txt", "numpy==1.26.4\ntorch==2.5.1\n", {} },
+        { "requirements.txt",
+          "numpy==1.26.4\nrequests\nnumpy==1.26.3\ntorch>=2 @@\n",
+          { "warning repro.unpinned 2:1", "warning duplicate.package 3:1",
+            "error conflict.unsatisfiable 3:6", "error syntax.pip-line 4:10" } },
+        { "requirements-dev.in", "black>=24,<23\n", { "error conflict.unsatisfiable 1:6" } },
+        { "pyproject.toml",
+          "[project]\nname = \"demo\"\ndependencies = [\n  \"numpy==1.26.4\",\n  "
+          "\"numpy==2.0.0\",\n]\n"
+          "[project.optional-dependencies]\ngpu = [\"cupy\"]\n",
+          { "warning duplicate.package 5:4", "error conflict.unsatisfiable 5:9",
+            "warning repro.unpinned 8:9" } },
+        { "pyproject.toml", "[project]\ndependencies = [\n", { "error file.pip-unreadable 2:18" } },
+        { "pyproject.toml",
+          "[project]\ndependencies = \"numpy\"\n",
+          { "error file.pip-unreadable 2:16" } },
+    };
+    for (const auto& c : cases)
+    {
+        CAPTURE(c.path, c.text);
+        world.files.files[c.path] = c.text;
+        request.files = { c.path };
+        const auto outcome = lint(world, request);
+        REQUIRE(outcome.report.files.size() == 1);
+        CHECK(findings(outcome.report.files[0]) == c.findings);
+    }
+}

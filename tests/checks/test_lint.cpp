@@ -249,6 +249,10 @@ namespace
               "  - pytorch=2.2.2=*cuda*  # [linux]\n  - cpuonly=2.0  # [osx]\n" },
             { "python by platform", "  - python=3.10  # [linux]\n  - python=3.9  # [win]\n"
                                     "  - numpy=1.26.4=py310h5f9d8c6_0  # [linux]\n" },
+            // PEP 508 markers split a pip requirement by environment, as selectors do.
+            { "pip pins by python version",
+              "  - pip=24.0\n  - pip:\n      - numpy<2; python_version < '3.10'\n"
+              "      - numpy>=2; python_version >= '3.10'\n" },
         };
         for (const auto& [name, dependencies] : cases)
         {

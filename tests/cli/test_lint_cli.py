@@ -113,7 +113,8 @@ def test_list_rules():
                      "repro.defaults-mixed", "repro.nodefaults", "cuda.version-mismatch",
                      "cuda.gpu-build-with-cpuonly", "cuda.pytorch-cuda-needs-nvidia", "cuda.pytorch-cuda-unpublished",
                      "python.build-mismatch", "cuda.driver-too-old", "yaml.syntax", "yaml.duplicate-key",
-                     "env.unknown-key", "file.lock", "file.lock-unreadable", "file.not-environment"):
+                     "env.unknown-key", "file.lock", "file.lock-unreadable", "file.pip-unreadable",
+                     "file.not-environment"):
         assert expected in ids
         assert expected in text.stdout
     for rule in rules:

@@ -186,6 +186,26 @@ namespace
         CHECK(newer->front().rule == "file.lock-unreadable");
         CHECK(newer->front().position == formats::TextPosition{ 1, 10 });
 
+        // uv.lock and pylock.toml, by content and by name; a broken one by its name.
+        const auto uv = formats::lint_non_environment(
+          read_file(fs::path(ENVCHECK_TEST_DATA_DIR) / "locks/uv.lock"), "project/uv.lock");
+        REQUIRE(uv.has_value());
+        CHECK(uv->front().message ==
+              "uv.lock is a uv.lock (version 1; 10 package entries), not an environment file: "
+              "envcheck check --lock, diff and export --lock read it");
+        const auto pylock = formats::lint_non_environment(
+          read_file(fs::path(ENVCHECK_TEST_DATA_DIR) / "locks/pylock.toml"), "exported.toml");
+        REQUIRE(pylock.has_value());
+        CHECK(pylock->front().rule == "file.lock");
+        const auto newer_uv = formats::lint_non_environment("version = 2\n", "uv.lock");
+        REQUIRE(newer_uv.has_value());
+        CHECK(newer_uv->front().rule == "file.lock-unreadable");
+        CHECK(newer_uv->front().position == formats::TextPosition{ 1, 11 });
+        const auto bad_pylock =
+          formats::lint_non_environment("lock-version = [\n", "pylock.gpu.toml");
+        REQUIRE(bad_pylock.has_value());
+        CHECK(bad_pylock->front().rule == "file.lock-unreadable");
+
         const auto condarc =
           formats::lint_non_environment("channels: [conda-forge]\n", "/home/u/.condarc");
         REQUIRE(condarc.has_value());
@@ -209,7 +229,7 @@ namespace
             CHECK(ids.insert(rule.id).second);
         }
         CHECK(ids == std::set<std::string_view>{ "file.lock", "file.lock-unreadable",
-                                                 "file.not-environment" });
+                                                 "file.pip-unreadable", "file.not-environment" });
     }
 
     // outline_lock reads every platform and environment of a lock.

@@ -26,7 +26,7 @@ declare -A seeds=(
     [fuzz_environment_yaml]="$root/envs $root/envs/broken $root/tests/data/envfiles $shared/envs"
     [fuzz_repodata]="$root/tests/data"
     [fuzz_condarc]="$root/tests/data"
-    [fuzz_lock]="$root/tests/data/locks $shared/locks"
+    [fuzz_lock]="$root/tests/data/locks $here/corpus/toml_lock $shared/locks"
     [fuzz_conda_meta]="$shared/conda-meta"
 )
 [ -d "$shared" ] || { echo "no shared corpus at $shared (set ENVCHECK_SHARED_DIR)"; exit 1; }
