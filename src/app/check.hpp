@@ -18,6 +18,7 @@
 
 #include "app/outcome.hpp"
 #include "app/ports.hpp"
+#include "config/config.hpp"
 #include "model/environment.hpp"
 #include "util/result.hpp"
 
@@ -39,6 +40,10 @@ namespace envcheck::app
         bool no_prefix = false;
         unsigned jobs = 0; // threads for reading and hashing; 0: one per core
         std::vector<std::string> perf_tolerances; // "15%", "bandwidth.h2d_pinned_gbps=5%"
+        // The configuration's [check]: per-metric tolerances (perf_tolerances override them;
+        // a metric the lock has no baseline for is unused) and the GPUs the machine must show
+        // (machine.gpu-count fails with fewer).
+        config::CheckConfig config;
     };
 
     struct CheckOutcome

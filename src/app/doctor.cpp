@@ -267,6 +267,10 @@ namespace envcheck::app
             return util::unexpected(loaded.error());
         }
         checks::DoctorInput input{ std::move(machine).value(), std::nullopt };
+        for (const auto& skip : request.skip)
+        {
+            input.skip[skip.value] = "doctor.skip in " + skip.source.to_string();
+        }
         if (*loaded)
         {
             input.environment = (*loaded)->environment;

@@ -6,10 +6,12 @@
 #define ENVCHECK_APP_DOCTOR_HPP
 
 #include <string>
+#include <vector>
 
 #include "app/outcome.hpp"
 #include "app/ports.hpp"
 #include "checks/doctor.hpp"
+#include "config/config.hpp"
 #include "report/doctor_report.hpp"
 #include "util/result.hpp"
 
@@ -25,6 +27,7 @@ namespace envcheck::app
         double timeout_seconds = 20.0;     // NVML and cuInit, each
         double framework_timeout_seconds = 180.0;
         bool no_framework_check = false;
+        std::vector<config::Setting<std::string>> skip; // the configuration's doctor.skip
     };
 
     struct DoctorOutcome

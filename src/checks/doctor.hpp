@@ -12,6 +12,8 @@
 #define ENVCHECK_CHECKS_DOCTOR_HPP
 
 #include <array>
+#include <functional>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -40,6 +42,9 @@ namespace envcheck::checks
     {
         model::MachineFacts machine;
         std::optional<DoctorEnvironment> environment;
+        // Checks not to run (the configuration's doctor.skip): id -> why, reported as skip. The
+        // checks after one run as if it had passed.
+        std::map<std::string, std::string, std::less<>> skip = {};
     };
 
     using DoctorRun = model::CheckOutcome (*)(const DoctorInput& input);
