@@ -16,6 +16,7 @@
 #include "checks/lock_check.hpp"
 #include "checks/perf.hpp"
 #include "formats/lock.hpp"
+#include "util/strings.hpp"
 
 namespace envcheck::app
 {
@@ -27,7 +28,7 @@ namespace envcheck::app
             std::string lock;
         };
 
-        // With neither env nor lock: ./environment.yml and the lock beside it.
+        // With neither env nor lock: the project's files (find_project_files), named in notes.
         auto resolve_inputs(const CheckRequest& request, const Files& files,
                             std::vector<std::string>& notes) -> util::Result<ResolvedInputs>
         {
@@ -36,41 +37,52 @@ namespace envcheck::app
             {
                 return inputs;
             }
-            const bool has_env = files.is_regular_file(default_environment_file);
-            const std::string beside =
-              formats::default_lock_path(has_env ? default_environment_file : "");
-            const bool has_lock = files.is_regular_file(beside);
-            if (!has_env && !has_lock)
+            const auto project = find_project_files(files);
+            if (project.empty())
             {
                 return util::unexpected(util::make_error(
                   util::ErrorKind::usage,
-                  "nothing to check against: no --env or --lock, and no ./environment.yml or ./" +
-                    beside,
+                  "nothing to check against: no --env or --lock, and no ./environment.yml or "
+                  "lock here (" +
+                    util::join(project.looked_for, ", ") + ")",
                   {}, "pass --env FILE and/or --lock FILE, or run in the project directory"));
             }
-            if (has_env)
+            if (!project.spec.empty())
             {
-                inputs.env = default_environment_file;
-                notes.push_back(std::string("using ./") + default_environment_file);
+                inputs.env = project.spec;
+                notes.push_back("using ./" + project.spec);
             }
-            if (has_lock)
+            if (!project.lock.empty())
             {
-                inputs.lock = beside;
-                notes.push_back("using the lock beside it: ./" + beside);
+                inputs.lock = project.lock;
+                notes.push_back("using the lock beside it: ./" + project.lock);
             }
             else
             {
-                notes.push_back("no lock beside it (./" + beside +
+                notes.push_back("no lock beside it (./" + project.looked_for.front() +
                                 "): package identity, machine and performance not checked; "
                                 "`envcheck lock` writes one");
+            }
+            if (!project.other_locks.empty())
+            {
+                notes.push_back("also here, not used: ./" +
+                                util::join(project.other_locks, ", ./") + " (the first of " +
+                                util::join(project.looked_for, ", ") +
+                                " is used; --lock picks another)");
             }
             return inputs;
         }
 
-        auto parse_perf_tolerance(const std::vector<std::string>& texts)
+        // The configuration's tolerances, then --perf-tolerance over them.
+        auto parse_perf_tolerance(const std::vector<std::string>& texts,
+                                  const config::CheckConfig& configured)
           -> util::Result<checks::PerfTolerance>
         {
             checks::PerfTolerance tolerance;
+            for (const auto& [metric, setting] : configured.tolerances)
+            {
+                tolerance.per_metric[metric] = setting.value;
+            }
             for (const auto& text : texts)
             {
                 if (auto applied = checks::apply_perf_tolerance(tolerance, text); !applied)
@@ -83,8 +95,8 @@ namespace envcheck::app
 
         // Every metric --perf-tolerance names must be one the lock has a baseline for.
         auto check_tolerance_keys(const checks::PerfTolerance& tolerance,
-                                  const std::vector<model::PerfBaseline>& baselines)
-          -> util::Result<void>
+                                  const std::vector<model::PerfBaseline>& baselines,
+                                  const config::CheckConfig& configured) -> util::Result<void>
         {
             std::set<std::string> locked;
             for (const auto& baseline : baselines)
@@ -96,7 +108,10 @@ namespace envcheck::app
             }
             for (const auto& [key, value] : tolerance.per_metric)
             {
-                if (!locked.contains(key))
+                const auto setting = configured.tolerances.find(key);
+                const bool from_config =
+                  setting != configured.tolerances.end() && setting->second.value == value;
+                if (!locked.contains(key) && !from_config)
                 {
                     std::string names;
                     for (const auto& name : locked)
@@ -160,7 +175,8 @@ namespace envcheck::app
                 return util::unexpected(lock.error());
             }
             if (auto known = check_tolerance_keys(
-                  tolerance, lock->performance.value_or(std::vector<model::PerfBaseline>{}));
+                  tolerance, lock->performance.value_or(std::vector<model::PerfBaseline>{}),
+                  request.config);
                 !known)
             {
                 return util::unexpected(known.error());
@@ -418,6 +434,51 @@ namespace envcheck::app
             return facts;
         }
 
+        // machine.gpu-count: the configuration's check.gpu-count against the CUDA devices this
+        // process sees.
+        auto gpu_count_outcome(const config::Setting<int>& expected, int visible)
+          -> model::CheckOutcome
+        {
+            model::CheckOutcome outcome;
+            outcome.id = "machine.gpu-count";
+            const std::string counts =
+              std::to_string(visible) + " GPU" + (visible == 1 ? "" : "s") + " visible, " +
+              std::to_string(expected.value) + " expected (" + expected.source.to_string() + ")";
+            outcome.status = visible >= expected.value ? model::Status::pass : model::Status::fail;
+            outcome.message = counts;
+            if (outcome.status == model::Status::fail)
+            {
+                outcome.fix = "run `envcheck doctor` for the missing GPUs (a fallen-off device, "
+                              "CUDA_VISIBLE_DEVICES, the container's device list)";
+            }
+            return outcome;
+        }
+
+        void check_gpu_count(const CheckRequest& request,
+                             const model::InstalledEnvironment& installed,
+                             std::optional<model::MachineFacts>& facts, Ports& ports,
+                             model::EnvironmentCheck& check)
+        {
+            if (!request.config.gpu_count)
+            {
+                return;
+            }
+            if (request.no_gpu)
+            {
+                check.notes.push_back("--no-gpu: check.gpu-count (" +
+                                      request.config.gpu_count->source.to_string() +
+                                      ") not checked");
+                return;
+            }
+            if (!facts)
+            {
+                facts = current_machine(true, installed.python_version, ports).facts;
+            }
+            const int visible =
+              facts && facts->cuda.initialized() ? static_cast<int>(facts->cuda.devices.size()) : 0;
+            check.machine.push_back(gpu_count_outcome(*request.config.gpu_count, visible));
+        }
+
         auto fleet_view(const model::EnvironmentCheck& check,
                         const std::optional<model::MachineFacts>& facts, const RunClock& clock)
           -> FleetView
@@ -434,16 +495,25 @@ namespace envcheck::app
     {
         // Whether to check env against lock alone: asked for, or both given and no environment
         // selected or active.
-        auto without_prefix(const CheckRequest& request, const ResolvedInputs& inputs,
-                            Prefixes& prefixes) -> bool
+        auto without_prefix(const CheckRequest& request, const PrefixSelection& selection,
+                            const ResolvedInputs& inputs, Prefixes& prefixes) -> bool
         {
             if (request.no_prefix)
             {
                 return true;
             }
-            return !inputs.env.empty() && !inputs.lock.empty() &&
-                   request.selection.prefix.empty() && request.selection.name.empty() &&
-                   !prefixes.locate(request.selection);
+            return !inputs.env.empty() && !inputs.lock.empty() && selection.prefix.empty() &&
+                   selection.name.empty() && !prefixes.locate(selection);
+        }
+
+        // Nothing selected or activated, and pixi has installed the project's environment:
+        // that one (README "What envcheck with no command does").
+        auto pixi_selection(const PrefixSelection& selection, Ports& ports) -> bool
+        {
+            return selection.prefix.empty() && selection.name.empty() &&
+                   variable(ports.environment, "VIRTUAL_ENV").empty() &&
+                   variable(ports.environment, "CONDA_PREFIX").empty() &&
+                   ports.files.is_directory(pixi_default_prefix);
         }
 
         auto check_lock_against_env(const ResolvedInputs& inputs, const CheckRequest& request,
@@ -487,7 +557,7 @@ namespace envcheck::app
     auto run_check(const CheckRequest& request, Ports& ports) -> util::Result<CheckOutcome>
     {
         const RunClock clock(ports.clock);
-        const auto tolerance = parse_perf_tolerance(request.perf_tolerances);
+        const auto tolerance = parse_perf_tolerance(request.perf_tolerances, request.config);
         if (!tolerance)
         {
             return util::unexpected(tolerance.error());
@@ -499,7 +569,13 @@ namespace envcheck::app
         {
             return util::unexpected(resolved.error());
         }
-        if (without_prefix(request, *resolved, ports.prefixes))
+        PrefixSelection selection = request.selection;
+        const bool pixi = pixi_selection(selection, ports);
+        if (pixi)
+        {
+            selection.prefix = pixi_default_prefix;
+        }
+        if (without_prefix(request, selection, *resolved, ports.prefixes))
         {
             if (auto compared = check_lock_against_env(*resolved, request, ports.files,
                                                        ports.machine.platform(), check);
@@ -510,13 +586,18 @@ namespace envcheck::app
             auto fleet = fleet_view(check, std::nullopt, clock);
             return CheckOutcome{ std::move(check), std::move(fleet) };
         }
-        const auto located = ports.prefixes.locate(request.selection);
+        const auto located = ports.prefixes.locate(selection);
         if (!located)
         {
             return util::unexpected(located.error());
         }
         check.prefix = located->path;
-        if (located->how != "--prefix")
+        if (pixi)
+        {
+            check.notes.push_back(std::string("environment from ./") + pixi_default_prefix +
+                                  " (pixi's default environment; none is activated)");
+        }
+        else if (located->how != "--prefix")
         {
             check.notes.push_back("environment from " + located->how);
         }
@@ -544,6 +625,7 @@ namespace envcheck::app
         {
             return util::unexpected(facts.error());
         }
+        check_gpu_count(request, *installed, *facts, ports, check);
         auto fleet = fleet_view(check, *facts, clock);
         return CheckOutcome{ std::move(check), std::move(fleet) };
     }

@@ -19,6 +19,7 @@
 #include "app/outcome.hpp"
 #include "app/ports.hpp"
 #include "checks/doctor.hpp"
+#include "config/config.hpp"
 #include "model/environment.hpp"
 #include "util/result.hpp"
 
@@ -45,6 +46,10 @@ namespace envcheck::app
         // Measure the performance on GPUs that other processes compute on too; else they are
         // skipped with the reason (passive when busy).
         bool even_if_busy = false;
+        // The configuration's [check]: per-metric tolerances (perf_tolerances override them;
+        // a metric the lock has no baseline for is unused) and the GPUs the machine must show
+        // (machine.gpu-count fails with fewer).
+        config::CheckConfig config;
     };
 
     struct CheckOutcome

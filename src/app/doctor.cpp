@@ -270,6 +270,10 @@ namespace envcheck::app
         }
         checks::DoctorInput input{ std::move(machine).value(), std::nullopt, request.hardware,
                                    std::nullopt };
+        for (const auto& skip : request.skip)
+        {
+            input.skip[skip.value] = "doctor.skip in " + skip.source.to_string();
+        }
         if (*loaded)
         {
             input.environment = (*loaded)->environment;

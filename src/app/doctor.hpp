@@ -6,10 +6,12 @@
 #define ENVCHECK_APP_DOCTOR_HPP
 
 #include <string>
+#include <vector>
 
 #include "app/outcome.hpp"
 #include "app/ports.hpp"
 #include "checks/doctor.hpp"
+#include "config/config.hpp"
 #include "report/doctor_report.hpp"
 #include "util/result.hpp"
 
@@ -26,6 +28,7 @@ namespace envcheck::app
         double framework_timeout_seconds = 180.0;
         bool no_framework_check = false;
         checks::HardwareGatePolicy hardware; // the gpu.* checks: fatal Xids, expected GPUs
+        std::vector<config::Setting<std::string>> skip; // the configuration's doctor.skip
     };
 
     struct DoctorOutcome

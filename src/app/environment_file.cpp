@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "formats/lock.hpp"
 #include "formats/pyproject.hpp"
 #include "formats/requirements_txt.hpp"
 #include "util/sha256.hpp"
@@ -67,5 +68,31 @@ namespace envcheck::app
             return util::unexpected(loaded.error());
         }
         return std::optional(std::move(*loaded));
+    }
+
+    auto find_project_files(const Files& files) -> ProjectFiles
+    {
+        ProjectFiles found;
+        const bool has_environment = files.is_regular_file(default_environment_file);
+        found.looked_for = { formats::default_lock_path(has_environment ? default_environment_file
+                                                                        : ""),
+                             "pixi.lock", "conda-lock.yml", "uv.lock", "pylock.toml" };
+        for (const auto& name : found.looked_for)
+        {
+            if (!files.is_regular_file(name))
+            {
+                continue;
+            }
+            (found.lock.empty() ? found.lock : found.other_locks.emplace_back()) = name;
+        }
+        if (has_environment)
+        {
+            found.spec = default_environment_file;
+        }
+        else if (!found.lock.empty() && files.is_regular_file(project_pyproject_file))
+        {
+            found.spec = project_pyproject_file;
+        }
+        return found;
     }
 }

@@ -6,6 +6,7 @@
 #include "app/environment_file.hpp"
 #include "checks/cuda_driver_table.hpp"
 #include "checks/lint.hpp"
+#include "checks/lint_suppression.hpp"
 #include "formats/file_kind.hpp"
 #include "formats/pyproject.hpp"
 #include "formats/requirements_txt.hpp"
@@ -24,7 +25,7 @@ namespace envcheck::app
                 file.diagnostics.push_back(report::LintDiagnostic{
                   item.severity, item.rule, item.message,
                   std::max<std::size_t>(item.position.line, 1),
-                  std::max<std::size_t>(item.position.column, 1), item.fix });
+                  std::max<std::size_t>(item.position.column, 1), item.fix, std::nullopt });
             }
             return file;
         }
@@ -57,10 +58,109 @@ namespace envcheck::app
             return out;
         }
 
-        // One file's findings: the rules', then (when asked) the channels', by position.
-        auto lint_file(const std::string& path, const checks::LintOptions& options,
-                       const ChannelCheckRequest& channels, Ports& ports)
+        auto config_suppression(const config::Source& source) -> report::Suppression
+        {
+            return report::Suppression{ report::Suppression::Kind::config, source.to_string() };
+        }
+
+        // The configuration's verdict on one finding of `path`: a new severity, or suppressed.
+        void apply_config(const LintRequest& request, const std::string& relative_path,
+                          report::LintDiagnostic& item)
+        {
+            const auto& lint = request.config;
+            if (const auto found = lint.severity.find(item.rule); found != lint.severity.end())
+            {
+                if (!found->second.value)
+                {
+                    item.suppressed = config_suppression(found->second.source);
+                    return;
+                }
+                item.severity = *found->second.value;
+            }
+            for (const auto& ignore : lint.ignore)
+            {
+                if (ignore.value == item.rule)
+                {
+                    item.suppressed = config_suppression(ignore.source);
+                    return;
+                }
+            }
+            for (const auto& entry : lint.per_file_ignores)
+            {
+                if (!config::glob_matches(entry.glob, relative_path))
+                {
+                    continue;
+                }
+                for (const auto& rule : entry.rules)
+                {
+                    if (rule.value == item.rule)
+                    {
+                        item.suppressed = config_suppression(rule.source);
+                        return;
+                    }
+                }
+            }
+        }
+
+        // Inline ignores first (the closest to the finding), then the configuration; a bad
+        // ignore comment is a finding of its own.
+        void apply_suppressions(const LintRequest& request, const std::string& text, Ports& ports,
+                                report::LintFile& file)
+        {
+            std::vector<std::string> known;
+            for (const auto& rule : checks::rule_catalog())
+            {
+                known.emplace_back(rule.id);
+            }
+            const auto inline_ignores = checks::find_inline_ignores(text, known);
+            const auto problems = to_report(file.path, inline_ignores.problems);
+            file.diagnostics.insert(file.diagnostics.end(), problems.diagnostics.begin(),
+                                    problems.diagnostics.end());
+            std::stable_sort(file.diagnostics.begin(), file.diagnostics.end(),
+                             [](const report::LintDiagnostic& a, const report::LintDiagnostic& b)
+                             { return std::pair(a.line, a.column) < std::pair(b.line, b.column); });
+            const std::string relative =
+              request.config_file.empty() || ports.files.is_url(file.path) || file.path == "-"
+                ? file.path
+                : ports.files.relative_to_directory_of(file.path, request.config_file);
+            for (auto& item : file.diagnostics)
+            {
+                if (const auto* ignore = inline_ignores.find(item.rule, item.line))
+                {
+                    item.suppressed =
+                      report::Suppression{ report::Suppression::Kind::inline_comment,
+                                           file.path + ":" + std::to_string(ignore->line) + ":" +
+                                             std::to_string(ignore->column) };
+                    continue;
+                }
+                apply_config(request, relative, item);
+            }
+        }
+
+        auto lint_file_findings(const std::string& path, const checks::LintOptions& options,
+                                const ChannelCheckRequest& channels, Ports& ports)
+          -> util::Result<std::pair<report::LintFile, std::string>>;
+
+        // One file's findings: the rules', then (when asked) the channels', by position; then
+        // what the inline ignores and the configuration suppress.
+        auto lint_file(const LintRequest& request, const std::string& path,
+                       const checks::LintOptions& options, Ports& ports)
           -> util::Result<report::LintFile>
+        {
+            const auto& channels = request.channels;
+            auto file = lint_file_findings(path, options, channels, ports);
+            if (!file)
+            {
+                return util::unexpected(file.error());
+            }
+            apply_suppressions(request, file->second, ports, file->first);
+            return std::move(file->first);
+        }
+
+        // One file's findings and its text.
+        auto lint_file_findings(const std::string& path, const checks::LintOptions& options,
+                                const ChannelCheckRequest& channels, Ports& ports)
+          -> util::Result<std::pair<report::LintFile, std::string>>
         {
             auto text = ports.files.read_input(path);
             if (!text)
@@ -90,7 +190,7 @@ namespace envcheck::app
             // never linted as an environment file.
             if (auto other = formats::lint_non_environment(*text, path))
             {
-                return to_report(path, *other);
+                return std::pair(to_report(path, *other), std::move(*text));
             }
             auto diagnostics = checks::lint_text(*text, options);
             if (channels.enabled)
@@ -109,7 +209,7 @@ namespace envcheck::app
                              std::pair(b.position.line, b.position.column);
                   });
             }
-            return to_report(path, diagnostics);
+            return std::pair(to_report(path, diagnostics), std::move(*text));
         }
     }
 
@@ -148,7 +248,7 @@ namespace envcheck::app
         outcome.report.rules = lint_rule_catalog();
         for (const auto& path : request.files)
         {
-            auto file = lint_file(path, *options, request.channels, ports);
+            auto file = lint_file(request, path, *options, ports);
             if (!file)
             {
                 return util::unexpected(file.error());

@@ -1,6 +1,8 @@
 // envcheck lint FILE...: the CI gate for environment.yml files. The rules are pure
 // (checks/lint.hpp); with channels.enabled, the channels' repodata is asked too (channels.hpp).
-// A file that cannot be read is an error; an error-severity finding is a finding.
+// A file that cannot be read is an error; an error-severity finding is a finding. A finding an
+// inline `# envcheck: ignore[rule]` comment or the configuration suppresses stays in the report,
+// marked, and counts for nothing.
 #ifndef ENVCHECK_APP_LINT_HPP
 #define ENVCHECK_APP_LINT_HPP
 
@@ -10,6 +12,7 @@
 #include "app/channels.hpp"
 #include "app/outcome.hpp"
 #include "app/ports.hpp"
+#include "config/config.hpp"
 #include "report/lint_report.hpp"
 #include "util/result.hpp"
 
@@ -22,6 +25,10 @@ namespace envcheck::app
         std::string target_driver;      // the fleet's NVIDIA driver, "535.104.05"
         std::string target_cuda;        // or the CUDA version its driver reports, "12.2"
         ChannelCheckRequest channels;
+        // The configuration's [lint] (severities, ignores, per-file ignores) and its file, whose
+        // directory the per-file globs are relative to.
+        config::LintConfig config;
+        std::string config_file;
     };
 
     struct LintOutcome

@@ -62,6 +62,8 @@ namespace envcheck::app
           -> bool = 0;
         // Appends to `path`, creating it; best effort (a job summary, never data).
         virtual void append(const std::string& path, std::string_view content) = 0;
+        // The working directory, absolute.
+        [[nodiscard]] virtual auto current_directory() const -> std::string = 0;
         // `path` relative to the directory that holds `file` (both relative to the working
         // directory or absolute), '/'-separated; `path` itself when it has no relative form.
         [[nodiscard]] virtual auto relative_to_directory_of(const std::string& path,

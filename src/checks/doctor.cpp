@@ -222,7 +222,11 @@ namespace envcheck::checks
                 }
             }
             model::CheckOutcome outcome;
-            if (blocked)
+            if (const auto skipped = input.skip.find(check.id); skipped != input.skip.end())
+            {
+                outcome = skip("skipped: " + skipped->second);
+            }
+            else if (blocked)
             {
                 outcome = skip("skipped: " + *blocked + " failed");
                 broken_by.emplace(std::string(check.id), *blocked);

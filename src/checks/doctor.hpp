@@ -12,6 +12,8 @@
 #define ENVCHECK_CHECKS_DOCTOR_HPP
 
 #include <array>
+#include <functional>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -54,6 +56,9 @@ namespace envcheck::checks
         HardwareGatePolicy hardware = {};
         // The GPUs a lock recorded (gpu.count); nullopt without a lock that knows them.
         std::optional<std::vector<model::LockedGpu>> locked_gpus = std::nullopt;
+        // Checks not to run (the configuration's doctor.skip): id -> why, reported as skip. The
+        // checks after one run as if it had passed.
+        std::map<std::string, std::string, std::less<>> skip = {};
     };
 
     using DoctorRun = model::CheckOutcome (*)(const DoctorInput& input);

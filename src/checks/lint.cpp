@@ -5,6 +5,7 @@
 
 #include "checks/lint_input.hpp"
 #include "checks/lint_rules.hpp"
+#include "checks/lint_suppression.hpp"
 #include "formats/file_kind.hpp"
 
 namespace envcheck::checks
@@ -134,6 +135,7 @@ namespace envcheck::checks
                                                  formats::loader_rules().end());
         catalog.insert(catalog.end(), formats::file_kind_rules().begin(),
                        formats::file_kind_rules().end());
+        catalog.push_back(ignore_comment_rule_info());
         for (const auto& rule : table)
         {
             catalog.push_back(

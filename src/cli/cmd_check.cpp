@@ -7,6 +7,7 @@
 
 #include "app/check.hpp"
 #include "cli/commands.hpp"
+#include "cli/exit_codes.hpp"
 #include "cli/options.hpp"
 #include "cli/output.hpp"
 #include "cli/report_formats.hpp"
@@ -24,8 +25,15 @@ namespace envcheck::cli
             bool verbose = false;
         };
 
-        auto run_check(const CheckOptions& options, app::Ports& ports) -> int
+        auto run_check(CheckOptions options, app::Ports& ports, const app::LoadedConfig& config)
+          -> int
         {
+            if (auto applied = apply_configured_format(options.format, config.config, "check");
+                !applied)
+            {
+                return report_error(applied.error());
+            }
+            options.request.config = config.config.check;
             using Outcome = app::CheckOutcome;
             const std::array<OwnFormat<Outcome>, 2> own{ {
               { "text",
@@ -41,9 +49,9 @@ namespace envcheck::cli
         }
     }
 
-    auto run_default_check(app::Ports& ports) -> int
+    auto run_default_check(app::Ports& ports, const app::LoadedConfig& config) -> int
     {
-        return run_check(CheckOptions{}, ports);
+        return run_check(CheckOptions{}, ports, config);
     }
 
     auto setup_check(CLI::App& app, TransferOptions& transfer) -> Run
@@ -93,6 +101,7 @@ namespace envcheck::cli
                        "Threads for reading and hashing (default: one per core)");
         add_report_format_options(app, options->format, { "text", "json" });
         app.add_flag("-v,--verbose", options->verbose, "List the packages that match too");
-        return [options](app::Ports& ports) { return run_check(*options, ports); };
+        return [options](app::Ports& ports, const app::LoadedConfig& config)
+        { return run_check(*options, ports, config); };
     }
 }

@@ -59,6 +59,7 @@ namespace envcheck::cli
         app.add_option("--category", request.categories,
                        "conda-lock: read only this category (main, dev, an extra); repeat for "
                        "more (default: every category, as conda-lock install does)");
-        return [options](app::Ports& ports) { return run_diff(*options, ports); };
+        return [options](app::Ports& ports, const app::LoadedConfig& /*config*/)
+        { return run_diff(*options, ports); };
     }
 }

@@ -43,8 +43,15 @@ namespace envcheck::cli
             return code(Exit::ok);
         }
 
-        auto run_doctor(const DoctorOptions& options, app::Ports& ports) -> int
+        auto run_doctor(DoctorOptions options, app::Ports& ports, const app::LoadedConfig& config)
+          -> int
         {
+            if (auto applied = apply_configured_format(options.format, config.config, "doctor");
+                !applied)
+            {
+                return report_error(applied.error());
+            }
+            options.request.skip = config.config.doctor.skip;
             if (options.list)
             {
                 return list_checks();
@@ -101,6 +108,7 @@ namespace envcheck::cli
         app.add_flag("--no-framework-check", request.no_framework_check,
                      "Do not run the environment's python (framework.runtime-check is skipped)");
         app.add_flag("--list", options->list, "List the checks, in walk order, and exit");
-        return [options](app::Ports& ports) { return run_doctor(*options, ports); };
+        return [options](app::Ports& ports, const app::LoadedConfig& config)
+        { return run_doctor(*options, ports, config); };
     }
 }

@@ -138,6 +138,7 @@ namespace envcheck::cli
         app.add_option("-o,--output", options->output,
                        "Write to this file (atomically) instead of stdout");
         app.add_flag("--force", options->force, "Replace an existing file that differs");
-        return [options](app::Ports& ports) { return run_export(*options, ports); };
+        return [options](app::Ports& ports, const app::LoadedConfig& /*config*/)
+        { return run_export(*options, ports); };
     }
 }

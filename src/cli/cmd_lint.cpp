@@ -9,6 +9,7 @@
 #include "app/lint.hpp"
 #include "app/version.hpp"
 #include "cli/commands.hpp"
+#include "cli/exit_codes.hpp"
 #include "cli/output.hpp"
 #include "cli/report_formats.hpp"
 #include "report/lint_report.hpp"
@@ -72,8 +73,16 @@ namespace envcheck::cli
             return report::render_lint(outcome.report, *format, app::envcheck_version());
         }
 
-        auto run_lint(const LintOptions& options, app::Ports& ports) -> int
+        auto run_lint(LintOptions options, app::Ports& ports, const app::LoadedConfig& config)
+          -> int
         {
+            if (auto applied = apply_configured_format(options.format, config.config, "lint");
+                !applied)
+            {
+                return report_error(applied.error());
+            }
+            options.request.config = config.config.lint;
+            options.request.config_file = config.config.file;
             if (options.list_rules)
             {
                 return list_rules(options, ports.files);
@@ -105,6 +114,7 @@ namespace envcheck::cli
         add_channel_check_options(app, request.channels);
         app.add_flag("--list-rules", options->list_rules,
                      "Print every rule id, its severity and its fix");
-        return [options](app::Ports& ports) { return run_lint(*options, ports); };
+        return [options](app::Ports& ports, const app::LoadedConfig& config)
+        { return run_lint(*options, ports, config); };
     }
 }

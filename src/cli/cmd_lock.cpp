@@ -111,6 +111,7 @@ namespace envcheck::cli
         app.add_flag("--force", request.force, "Replace an existing lock that differs");
         app.add_flag("--no-gpu", request.no_gpu,
                      "Do not probe the driver and GPUs, and record no performance baselines");
-        return [options](app::Ports& ports) { return lock_and_report(*options, ports); };
+        return [options](app::Ports& ports, const app::LoadedConfig& /*config*/)
+        { return lock_and_report(*options, ports); };
     }
 }

@@ -56,6 +56,7 @@ namespace envcheck::cli
                       "Seconds NVML and the CUDA driver may take before the probe gives up on them "
                       "(default 20)")
           ->check(CLI::PositiveNumber);
-        return [options](app::Ports& ports) { return run_probe(*options, ports); };
+        return [options](app::Ports& ports, const app::LoadedConfig& /*config*/)
+        { return run_probe(*options, ports); };
     }
 }

@@ -31,8 +31,15 @@ namespace envcheck::cli
             ReportFormatChoice format;
         };
 
-        auto run_slurm_health(const SlurmHealthOptions& options, app::Ports& ports) -> int
+        auto run_slurm_health(SlurmHealthOptions options, app::Ports& ports,
+                              const app::LoadedConfig& config) -> int
         {
+            if (auto applied =
+                  apply_configured_format(options.format, config.config, "slurm-health");
+                !applied)
+            {
+                return report_error(applied.error());
+            }
             using Outcome = app::SlurmHealthOutcome;
             const std::array<OwnFormat<Outcome>, 2> own{ {
               { "text", [](const Outcome& outcome)
@@ -105,6 +112,7 @@ namespace envcheck::cli
         add_report_format_options(app, options->format, { "text", "json" },
                                   "Write the report to this file (atomically); the action lines "
                                   "still go to stdout");
-        return [options](app::Ports& ports) { return run_slurm_health(*options, ports); };
+        return [options](app::Ports& ports, const app::LoadedConfig& config)
+        { return run_slurm_health(*options, ports, config); };
     }
 }

@@ -54,8 +54,14 @@ namespace envcheck::cli
             return code(Exit::ok);
         }
 
-        auto run_smoke(const SmokeOptions& options, app::Ports& ports) -> int
+        auto run_smoke(SmokeOptions options, app::Ports& ports, const app::LoadedConfig& config)
+          -> int
         {
+            if (auto applied = apply_configured_format(options.format, config.config, "smoke");
+                !applied)
+            {
+                return report_error(applied.error());
+            }
             if (options.list)
             {
                 return list_probes(ports.smoke);
@@ -103,6 +109,7 @@ namespace envcheck::cli
         app.add_flag("--even-if-busy", request.even_if_busy,
                      "Probe GPUs that other processes compute on too (default: skip them)");
         app.add_flag("--list", options->list, "List the probes and exit");
-        return [options](app::Ports& ports) { return run_smoke(*options, ports); };
+        return [options](app::Ports& ports, const app::LoadedConfig& config)
+        { return run_smoke(*options, ports, config); };
     }
 }

@@ -9,7 +9,7 @@ namespace envcheck::cli
 {
     namespace
     {
-        constexpr std::array<Command, 9> table{ {
+        constexpr std::array<Command, 10> table{ {
           { "lint", "Check environment.yml files: syntax, conflicts, reproducibility, CUDA stack",
             setup_lint },
           { "diff",
@@ -39,6 +39,10 @@ namespace envcheck::cli
             "Slurm HealthCheckProgram/Prolog: drain a node whose checks fail, resume it when they "
             "pass",
             setup_slurm_health },
+          { "config",
+            "Print the effective configuration (.envcheck.toml, [tool.envcheck]) and where each "
+            "value came from",
+            setup_config },
         } };
     }
 
@@ -47,11 +51,16 @@ namespace envcheck::cli
         return table;
     }
 
-    auto run_default(app::Ports& ports) -> int
+    auto formatted_commands() -> std::vector<std::string>
     {
-        if (ports.files.is_regular_file(app::default_environment_file))
+        return { "lint", "smoke", "doctor", "check", "slurm-health", "config" };
+    }
+
+    auto run_default(app::Ports& ports, const app::LoadedConfig& config) -> int
+    {
+        if (!app::find_project_files(ports.files).empty())
         {
-            return run_default_check(ports);
+            return run_default_check(ports, config);
         }
         return run_default_probe(ports);
     }

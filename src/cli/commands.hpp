@@ -8,8 +8,11 @@
 
 #include <functional>
 #include <span>
+#include <string>
 #include <string_view>
+#include <vector>
 
+#include "app/config.hpp"
 #include "app/ports.hpp"
 #include "cli/options.hpp"
 
@@ -20,7 +23,8 @@ namespace CLI
 
 namespace envcheck::cli
 {
-    using Run = std::function<int(app::Ports& ports)>;
+    // Runs the command with the run's ports and configuration (app/config.hpp).
+    using Run = std::function<int(app::Ports& ports, const app::LoadedConfig& config)>;
 
     struct Command
     {
@@ -33,9 +37,12 @@ namespace envcheck::cli
     [[nodiscard]] auto commands() -> std::span<const Command>;
 
     // What `envcheck` does with no subcommand (README "Default action"): in a project directory
-    // (one with ./environment.yml) `envcheck check` with no arguments; elsewhere the machine
-    // report of `envcheck probe`.
-    [[nodiscard]] auto run_default(app::Ports& ports) -> int;
+    // (one with ./environment.yml or a lock, app::find_project_files) `envcheck check` with no
+    // arguments; elsewhere the machine report of `envcheck probe`.
+    [[nodiscard]] auto run_default(app::Ports& ports, const app::LoadedConfig& config) -> int;
+
+    // The commands with a --format that [format] in the configuration may set.
+    [[nodiscard]] auto formatted_commands() -> std::vector<std::string>;
 
     auto setup_lock(CLI::App& app, TransferOptions& transfer) -> Run;
     auto setup_check(CLI::App& app, TransferOptions& transfer) -> Run;
@@ -46,9 +53,10 @@ namespace envcheck::cli
     auto setup_lint(CLI::App& app, TransferOptions& transfer) -> Run;
     auto setup_diff(CLI::App& app, TransferOptions& transfer) -> Run;
     auto setup_slurm_health(CLI::App& app, TransferOptions& transfer) -> Run;
+    auto setup_config(CLI::App& app, TransferOptions& transfer) -> Run;
 
     // `envcheck check` with no arguments, and `envcheck probe` of this machine, as text.
-    [[nodiscard]] auto run_default_check(app::Ports& ports) -> int;
+    [[nodiscard]] auto run_default_check(app::Ports& ports, const app::LoadedConfig& config) -> int;
     [[nodiscard]] auto run_default_probe(app::Ports& ports) -> int;
 }
 

@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "app/config.hpp"
 #include "app/version.hpp"
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
@@ -54,6 +55,13 @@ namespace
                      "Print the version, the CUDA runtime and the GPU architectures built in");
         app.fallthrough(false);
 
+        // Before or after the command: `envcheck --config F lint` and `envcheck lint --config F`.
+        std::string config_file;
+        const std::string config_help =
+          "The configuration file (.envcheck.toml, or a pyproject.toml with [tool.envcheck]); "
+          "default $ENVCHECK_CONFIG, else the first found from here upward";
+        app.add_option("--config", config_file, config_help)->option_text("FILE");
+
         TransferOptions transfer; // one command runs per process: the options are its
         std::map<const CLI::App*, Run> runners;
         for (const auto& command : commands())
@@ -61,6 +69,7 @@ namespace
             CLI::App* sub =
               app.add_subcommand(std::string(command.name), std::string(command.description));
             runners[sub] = command.setup(*sub, transfer);
+            sub->add_option("--config", config_file, config_help)->option_text("FILE");
         }
         app.require_subcommand(0, 1);
 
@@ -80,14 +89,20 @@ namespace
             return code(Exit::ok);
         }
         RealPorts real(transfer);
+        const auto config =
+          envcheck::app::load_config({ config_file, formatted_commands() }, real.ports());
+        if (!config)
+        {
+            return report_error(config.error());
+        }
         for (const auto& [sub, runner] : runners)
         {
             if (sub->parsed())
             {
-                return runner(real.ports());
+                return runner(real.ports(), *config);
             }
         }
-        return run_default(real.ports());
+        return run_default(real.ports(), *config);
     }
 }
 

@@ -165,6 +165,12 @@ namespace envcheck::cli
         {
             std::ofstream(path, std::ios::app) << content;
         }
+        auto current_directory() const -> std::string override
+        {
+            std::error_code error;
+            auto directory = fs::current_path(error);
+            return error ? std::string("/") : directory.generic_string();
+        }
         auto relative_to_directory_of(const std::string& path, const std::string& file) const
           -> std::string override
         {

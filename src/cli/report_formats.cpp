@@ -67,13 +67,39 @@ namespace envcheck::cli
               "; for fleet tooling: junit, prometheus (node_exporter textfile), nfd (Node "
               "Feature Discovery), markdown, github")
           ->check(CLI::IsMember(names))
+          ->each([&choice](const std::string& /*name*/) { choice.given = true; })
           ->option_text(util::join(names, "|"));
+        choice.allowed = names;
         app.add_option("-o,--output", choice.output, std::string(output_description));
         app
           .add_option(
             "--expiry", choice.expiry_seconds,
             "With --format nfd: seconds after which nfd-worker drops the features (default 3600)")
           ->check(CLI::PositiveNumber);
+    }
+
+    auto apply_configured_format(ReportFormatChoice& choice, const config::Config& config,
+                                 std::string_view command) -> util::Result<void>
+    {
+        const auto* configured = config.format_for(command);
+        if (choice.given || configured == nullptr)
+        {
+            return {};
+        }
+        if (std::find(choice.allowed.begin(), choice.allowed.end(), configured->value) ==
+            choice.allowed.end())
+        {
+            const auto& where = configured->source;
+            return util::unexpected(util::make_error(
+              util::ErrorKind::usage,
+              "the configured format \"" + configured->value + "\" is not one of " +
+                std::string(command) + "'s",
+              util::SourceLocation{ where.file, where.line, where.column },
+              std::string(command) + " writes " + util::join(choice.allowed, ", ") +
+                "; set [format] " + std::string(command) + " = \"...\" for it alone"));
+        }
+        choice.name = configured->value;
+        return {};
     }
 
     auto render_fleet_report(std::string_view format, const app::FleetView& fleet,

@@ -17,6 +17,7 @@
 #include "app/outcome.hpp"
 #include "app/ports.hpp"
 #include "cli/output.hpp"
+#include "config/config.hpp"
 
 namespace CLI
 {
@@ -30,7 +31,15 @@ namespace envcheck::cli
         std::string name = "text";
         std::int64_t expiry_seconds = 3600; // nfd: how long nfd-worker keeps the features
         std::string output;                 // -o: written atomically; empty or "-": stdout
+        bool given = false;                 // --format was on the command line
+        std::vector<std::string> allowed;   // the command's formats, then the fleet formats
     };
+
+    // Without --format on the command line: the configuration's [format] for `command` (else its
+    // "default"), which must be one of the command's formats (ErrorKind::usage at its line).
+    [[nodiscard]] auto apply_configured_format(ReportFormatChoice& choice,
+                                               const config::Config& config,
+                                               std::string_view command) -> util::Result<void>;
 
     inline constexpr std::string_view output_help =
       "Write the report to this file (atomically) instead of stdout";

@@ -75,6 +75,22 @@ namespace envcheck::report
             return "notice";
         }
 
+        auto suppression_kind(const Suppression& suppression) -> std::string_view
+        {
+            return suppression.kind == Suppression::Kind::inline_comment ? "inline" : "config";
+        }
+
+        // SARIF's suppression object (3.35): inSource for a comment in the file, external for
+        // the configuration.
+        auto sarif_suppression(const Suppression& suppression) -> Json
+        {
+            const bool in_source = suppression.kind == Suppression::Kind::inline_comment;
+            return Json{ { "kind", in_source ? "inSource" : "external" },
+                         { "justification",
+                           (in_source ? "envcheck: ignore comment at " : "configuration at ") +
+                             suppression.where } };
+        }
+
         auto rule_json(const LintRuleInfo& rule) -> Json
         {
             return Json{ { "id", rule.id },
@@ -113,7 +129,20 @@ namespace envcheck::report
         {
             total += static_cast<std::size_t>(
               std::count_if(file.diagnostics.begin(), file.diagnostics.end(),
-                            [&](const LintDiagnostic& item) { return item.severity == severity; }));
+                            [&](const LintDiagnostic& item)
+                            { return item.severity == severity && !item.suppressed; }));
+        }
+        return total;
+    }
+
+    auto LintReport::count_suppressed() const -> std::size_t
+    {
+        std::size_t total = 0;
+        for (const auto& file : files)
+        {
+            total += static_cast<std::size_t>(std::count_if(
+              file.diagnostics.begin(), file.diagnostics.end(),
+              [](const LintDiagnostic& item) { return item.suppressed.has_value(); }));
         }
         return total;
     }
@@ -125,6 +154,10 @@ namespace envcheck::report
         {
             for (const auto& item : file.diagnostics)
             {
+                if (item.suppressed)
+                {
+                    continue;
+                }
                 out += file.path + ":" + std::to_string(item.line) + ":" +
                        std::to_string(item.column) + ": " + std::string(to_string(item.severity)) +
                        " [" + item.rule + "] " + item.message + "\n";
@@ -148,6 +181,10 @@ namespace envcheck::report
                    plural(warnings, "warning", "warnings") + ", " + std::to_string(infos) +
                    " info\n";
         }
+        if (const auto suppressed = report.count_suppressed(); suppressed != 0)
+        {
+            out.insert(out.size() - 1, " (" + std::to_string(suppressed) + " suppressed)");
+        }
         return out;
     }
 
@@ -159,12 +196,18 @@ namespace envcheck::report
             Json diagnostics = Json::array();
             for (const auto& item : file.diagnostics)
             {
-                diagnostics.push_back(Json{ { "severity", to_string(item.severity) },
-                                            { "rule", item.rule },
-                                            { "message", item.message },
-                                            { "line", item.line },
-                                            { "column", item.column },
-                                            { "fix", item.fix } });
+                Json diagnostic{ { "severity", to_string(item.severity) },
+                                 { "rule", item.rule },
+                                 { "message", item.message },
+                                 { "line", item.line },
+                                 { "column", item.column },
+                                 { "fix", item.fix } };
+                if (item.suppressed)
+                {
+                    diagnostic["suppressed"] = { { "kind", suppression_kind(*item.suppressed) },
+                                                 { "where", item.suppressed->where } };
+                }
+                diagnostics.push_back(std::move(diagnostic));
             }
             files.push_back(
               Json{ { "path", file.path }, { "diagnostics", std::move(diagnostics) } });
@@ -173,7 +216,8 @@ namespace envcheck::report
                              { "files", std::move(files) },
                              { "summary",
                                { { "errors", report.count(Severity::error) },
-                                 { "warnings", report.count(Severity::warning) } } } };
+                                 { "warnings", report.count(Severity::warning) },
+                                 { "suppressed", report.count_suppressed() } } } };
         return document.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
     }
 
@@ -216,6 +260,10 @@ namespace envcheck::report
                                       { "region",
                                         { { "startLine", item.line },
                                           { "startColumn", item.column } } } } } } });
+                if (item.suppressed)
+                {
+                    result["suppressions"] = Json::array({ sarif_suppression(*item.suppressed) });
+                }
                 results.push_back(std::move(result));
             }
         }
@@ -239,6 +287,10 @@ namespace envcheck::report
         {
             for (const auto& item : file.diagnostics)
             {
+                if (item.suppressed)
+                {
+                    continue;
+                }
                 std::string message = item.message;
                 if (!item.fix.empty())
                 {
@@ -309,7 +361,10 @@ namespace envcheck::report
         run.command = "lint";
         for (const auto& file : report.files)
         {
-            if (file.diagnostics.empty())
+            const bool clean =
+              std::all_of(file.diagnostics.begin(), file.diagnostics.end(),
+                          [](const LintDiagnostic& item) { return item.suppressed.has_value(); });
+            if (clean)
             {
                 run.outcomes.push_back({ "lint.file",
                                          model::Status::pass,
@@ -320,6 +375,10 @@ namespace envcheck::report
             }
             for (const auto& diagnostic : file.diagnostics)
             {
+                if (diagnostic.suppressed)
+                {
+                    continue;
+                }
                 model::CheckOutcome outcome;
                 outcome.id = diagnostic.rule;
                 outcome.status = model::status_of(diagnostic.severity);

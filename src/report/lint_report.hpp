@@ -15,6 +15,19 @@
 
 namespace envcheck::report
 {
+    // Why a finding is not counted: an inline `# envcheck: ignore[...]` comment, or the
+    // configuration (lint.ignore, lint.per-file-ignores, a severity of "off").
+    struct Suppression
+    {
+        enum class Kind
+        {
+            inline_comment, // JSON "inline", SARIF "inSource"
+            config,         // JSON "config", SARIF "external"
+        };
+        Kind kind = Kind::inline_comment;
+        std::string where; // "environment.yml:7:30", ".envcheck.toml:3:11"
+    };
+
     struct LintDiagnostic
     {
         model::Severity severity = model::Severity::error;
@@ -23,6 +36,8 @@ namespace envcheck::report
         std::size_t line = 1; // 1-based
         std::size_t column = 1;
         std::string fix;
+        std::optional<Suppression> suppressed =
+          std::nullopt; // left out of text, counts and exit codes
     };
 
     struct LintFile
@@ -44,7 +59,9 @@ namespace envcheck::report
         std::vector<LintFile> files;
         std::vector<LintRuleInfo> rules; // every rule that can fire (SARIF lists them)
 
+        // Findings of `severity` that are not suppressed.
         [[nodiscard]] auto count(model::Severity severity) const -> std::size_t;
+        [[nodiscard]] auto count_suppressed() const -> std::size_t;
     };
 
     enum class LintFormat
@@ -61,9 +78,10 @@ namespace envcheck::report
     // "file:line:col: severity [rule] message", an indented "fix:" line, and a summary line.
     [[nodiscard]] auto render_lint_text(const LintReport& report) -> std::string;
     // {"schema_version":1,"files":[{"path","diagnostics":[{severity,rule,message,line,column,
-    //  fix}]}],"summary":{"errors","warnings"}}
+    //  fix[,suppressed:{kind,where}]}]}],"summary":{"errors","warnings","suppressed"}}
     [[nodiscard]] auto render_lint_json(const LintReport& report) -> std::string;
-    // SARIF 2.1.0: one run, the rule table as tool.driver.rules, one result per diagnostic.
+    // SARIF 2.1.0: one run, the rule table as tool.driver.rules, one result per diagnostic; a
+    // suppressed one with `suppressions` (kind inSource or external).
     [[nodiscard]] auto render_lint_sarif(const LintReport& report, std::string_view tool_version)
       -> std::string;
     // "::error file=F,line=L,col=C,title=[rule]::message" workflow commands.

@@ -121,6 +121,8 @@ namespace envcheck::tests
             appended[path] += content;
         }
 
+        auto current_directory() const -> std::string override { return working_directory; }
+
         auto relative_to_directory_of(const std::string& path, const std::string& file) const
           -> std::string override
         {

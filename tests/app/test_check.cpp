@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -295,8 +296,8 @@ TEST_CASE("run_check usage errors", "[app][check]")
         const auto error = check_error(world, {});
         CHECK(error.kind == util::ErrorKind::usage);
         CHECK(error.message ==
-              "nothing to check against: no --env or --lock, and no ./environment.yml or "
-              "./environment.lock.json");
+              "nothing to check against: no --env or --lock, and no ./environment.yml or lock "
+              "here (environment.lock.json, pixi.lock, conda-lock.yml, uv.lock, pylock.toml)");
     }
 
     SECTION("no environment")
@@ -551,5 +552,146 @@ TEST_CASE("run_check of an environment file against a lock, nothing installed", 
         request.deep = false;
         request.lock.clear();
         CHECK(check_error(world, request).kind == util::ErrorKind::usage);
+    }
+}
+
+TEST_CASE("run_check with the configuration's [check]", "[app][check]")
+{
+    FakeWorld world;
+    tests::make_project(world);
+    const config::Source source{ config::Source::Kind::file, "/work/project/.envcheck.toml", 4,
+                                 13 };
+
+    SECTION("gpu-count: the machine shows as many GPUs (one, the healthy H200)")
+    {
+        app::CheckRequest request;
+        request.config.gpu_count = config::Setting<int>{ 1, source };
+        const auto outcome = check(world, request);
+        CHECK(outcome_status(outcome.check.machine, "machine.gpu-count") == "pass");
+        CHECK(outcome.verdict() == app::Verdict::clean);
+        CHECK(world.machine.probes.size() == 1);
+    }
+
+    SECTION("gpu-count: fewer GPUs than expected fail")
+    {
+        app::CheckRequest request;
+        request.config.gpu_count = config::Setting<int>{ 8, source };
+        const auto outcome = check(world, request);
+        CHECK(outcome_status(outcome.check.machine, "machine.gpu-count") == "fail");
+        CHECK(outcome.verdict() == app::Verdict::findings);
+        const auto& machine = outcome.check.machine;
+        const auto found =
+          std::find_if(machine.begin(), machine.end(),
+                       [](const auto& item) { return item.id == "machine.gpu-count"; });
+        REQUIRE(found != machine.end());
+        CHECK(found->message == "1 GPU visible, 8 expected (/work/project/.envcheck.toml:4:13)");
+    }
+
+    SECTION("gpu-count with --no-gpu: not checked, and said so")
+    {
+        app::CheckRequest request;
+        request.no_gpu = true;
+        request.config.gpu_count = config::Setting<int>{ 8, source };
+        const auto outcome = check(world, request);
+        CHECK(outcome.verdict() == app::Verdict::clean);
+        CHECK(world.machine.probes.empty());
+        CHECK(outcome.check.notes.back() ==
+              "--no-gpu: check.gpu-count (/work/project/.envcheck.toml:4:13) not checked");
+    }
+
+    SECTION("tolerances: a configured metric the lock has no baseline for is unused")
+    {
+        lock(world);
+        app::CheckRequest request;
+        request.config.tolerances["bandwidth.h2d_pinned_gbps"] = { 0.05, source };
+        CHECK(check(world, request).verdict() == app::Verdict::clean);
+    }
+}
+
+TEST_CASE("run_check: a configured tolerance allows a drop; --perf-tolerance overrides it",
+          "[app][check]")
+{
+    FakeWorld world;
+    tests::make_project(world);
+    lock(world, /*no_gpu=*/false); // measures 55 GB/s on the healthy H200
+    world.smoke.report = tests::smoke_report(27.5);
+    const config::Source source{ config::Source::Kind::file, ".envcheck.toml", 3, 1 };
+    app::CheckRequest request;
+    request.config.tolerances["bandwidth.h2d_pinned_gbps"] = { 0.6, source };
+    CHECK(check(world, request).verdict() == app::Verdict::clean);
+    request.perf_tolerances = { "bandwidth.h2d_pinned_gbps=5%" };
+    CHECK(check(world, request).verdict() == app::Verdict::findings);
+}
+
+TEST_CASE("run_check finds the locks users already have", "[app][check]")
+{
+    FakeWorld world;
+    tests::make_project(world);
+    const auto notes_have = [](const app::CheckOutcome& outcome, const std::string& note)
+    {
+        const auto& notes = outcome.check.notes;
+        INFO(note);
+        return std::find(notes.begin(), notes.end(), note) != notes.end();
+    };
+
+    SECTION("pixi.lock beside environment.yml")
+    {
+        world.files.files["pixi.lock"] = tests::read_test_file("locks/sources.pixi.lock");
+        const auto outcome = check(world);
+        CHECK(outcome.check.environment_file == "environment.yml");
+        CHECK(outcome.check.lock_file == "pixi.lock");
+        CHECK(outcome.check.lock_format == "pixi");
+        CHECK(notes_have(outcome, "using the lock beside it: ./pixi.lock"));
+    }
+
+    SECTION("conda-lock.yml beside environment.yml")
+    {
+        world.files.files["conda-lock.yml"] =
+          tests::read_test_file("locks/categories.conda-lock.yml");
+        const auto outcome = check(world);
+        CHECK(outcome.check.lock_file == "conda-lock.yml");
+        CHECK(outcome.check.lock_format == "conda-lock");
+    }
+
+    SECTION("two locks: envcheck's is used, the other is named")
+    {
+        lock(world);
+        world.files.files["pixi.lock"] = tests::read_test_file("locks/sources.pixi.lock");
+        const auto outcome = check(world);
+        CHECK(outcome.check.lock_file == "environment.lock.json");
+        CHECK(notes_have(outcome, "also here, not used: ./pixi.lock (the first of "
+                                  "environment.lock.json, pixi.lock, conda-lock.yml, uv.lock, "
+                                  "pylock.toml is used; --lock picks another)"));
+    }
+
+    SECTION("without environment.yml, pyproject.toml is the spec beside a lock")
+    {
+        world.files.files.erase("environment.yml");
+        world.files.files["pyproject.toml"] =
+          "[project]\nname = \"demo\"\nversion = \"1.0\"\ndependencies = [\"six\"]\n";
+        world.files.files["conda-lock.yml"] =
+          tests::read_test_file("locks/categories.conda-lock.yml");
+        const auto outcome = check(world);
+        CHECK(outcome.check.environment_file == "pyproject.toml");
+        CHECK(outcome.check.lock_file == "conda-lock.yml");
+    }
+
+    SECTION("pixi's default environment when none is activated")
+    {
+        world.environment.clear();
+        world.files.directories.insert(".pixi/envs/default");
+        world.prefixes.environments[".pixi/envs/default"] =
+          tests::FixturePrefixes::readable_conda_basic();
+        const auto outcome = check(world);
+        CHECK(outcome.check.prefix == ".pixi/envs/default");
+        CHECK(notes_have(outcome, "environment from ./.pixi/envs/default (pixi's default "
+                                  "environment; none is activated)"));
+        CHECK(outcome.verdict() == app::Verdict::clean);
+    }
+
+    SECTION("an activated environment wins over pixi's")
+    {
+        world.files.directories.insert(".pixi/envs/default");
+        CHECK(check(world).check.prefix == "/envs/train");
     }
 }

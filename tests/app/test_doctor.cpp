@@ -166,3 +166,21 @@ TEST_CASE("run_doctor errors", "[app][doctor]")
         CHECK(app::run_doctor(request, world.ports).error().kind == util::ErrorKind::io);
     }
 }
+
+TEST_CASE("run_doctor skips the checks the configuration names", "[app][doctor]")
+{
+    FakeWorld world;
+    app::DoctorRequest request;
+    request.skip = { { "nvml.init",
+                       { config::Source::Kind::file, "/work/project/.envcheck.toml", 2, 9 } } };
+    const auto outcome = doctor(world, request);
+    const auto* skipped = outcome.result.outcome("nvml.init");
+    REQUIRE(skipped != nullptr);
+    CHECK(skipped->status == model::Status::skip);
+    CHECK(skipped->message == "skipped: doctor.skip in /work/project/.envcheck.toml:2:9");
+    // The checks after it run as if it had passed.
+    const auto* devices = outcome.result.outcome("cuda.device-count");
+    REQUIRE(devices != nullptr);
+    CHECK(devices->status == model::Status::pass);
+    CHECK(outcome.verdict() == app::Verdict::clean);
+}

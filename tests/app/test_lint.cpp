@@ -204,5 +204,113 @@ TEST_CASE("run_lint: requirements.txt and pyproject.toml as pip sections", "[app
         const auto outcome = lint(world, request);
         REQUIRE(outcome.report.files.size() == 1);
         CHECK(findings(outcome.report.files[0]) == c.findings);
+TEST_CASE("run_lint suppressions: inline ignores and the configuration", "[app][lint]")
+{
+    FakeWorld world;
+    // Line 4: numpy unpinned (repro.unpinned); no nodefaults (repro.nodefaults, line 2).
+    const std::string unpinned =
+      "name: demo\nchannels: [conda-forge]\ndependencies:\n  - numpy\n  - python=3.11.7\n";
+    app::LintRequest request;
+    request.files = { "environment.yml" };
+
+    const auto find = [](const app::LintOutcome& outcome,
+                         const std::string& rule) -> const report::LintDiagnostic&
+    {
+        const auto& diagnostics = outcome.report.files.at(0).diagnostics;
+        const auto found = std::find_if(diagnostics.begin(), diagnostics.end(),
+                                        [&](const auto& item) { return item.rule == rule; });
+        REQUIRE(found != diagnostics.end());
+        return *found;
+    };
+
+    SECTION("nothing suppressed")
+    {
+        world.files.files["environment.yml"] = unpinned;
+        const auto outcome = lint(world, request);
+        CHECK_FALSE(find(outcome, "repro.unpinned").suppressed.has_value());
+        CHECK(outcome.report.count(model::Severity::warning) == 1);
+        CHECK(outcome.report.count_suppressed() == 0);
+    }
+
+    SECTION("an ignore comment on the dependency's line")
+    {
+        world.files.files["environment.yml"] =
+          "name: demo\nchannels: [conda-forge]\ndependencies:\n"
+          "  - numpy  # envcheck: ignore[repro.unpinned]\n  - python=3.11.7\n";
+        const auto outcome = lint(world, request);
+        const auto& item = find(outcome, "repro.unpinned");
+        REQUIRE(item.suppressed.has_value());
+        CHECK(item.suppressed->kind == report::Suppression::Kind::inline_comment);
+        CHECK(item.suppressed->where == "environment.yml:4:31");
+        CHECK(outcome.report.count(model::Severity::warning) == 0);
+        CHECK(outcome.report.count_suppressed() == 1);
+        // The rule on another line is not suppressed.
+        CHECK_FALSE(find(outcome, "repro.nodefaults").suppressed.has_value());
+    }
+
+    SECTION("an ignore comment at the top of the file covers the whole file")
+    {
+        world.files.files["environment.yml"] =
+          "# envcheck: ignore[repro.unpinned, repro.nodefaults]\n" + unpinned;
+        const auto outcome = lint(world, request);
+        CHECK(find(outcome, "repro.unpinned").suppressed->where == "environment.yml:1:20");
+        CHECK(find(outcome, "repro.nodefaults").suppressed->where == "environment.yml:1:36");
+        CHECK(outcome.verdict() == app::Verdict::clean);
+    }
+
+    SECTION("an ignore comment after the first key covers its own line only")
+    {
+        world.files.files["environment.yml"] =
+          "name: demo\n# envcheck: ignore[repro.unpinned]\n" + unpinned.substr(11);
+        const auto outcome = lint(world, request);
+        CHECK_FALSE(find(outcome, "repro.unpinned").suppressed.has_value());
+    }
+
+    SECTION("an ignore comment naming no such rule is an error")
+    {
+        world.files.files["environment.yml"] =
+          "name: demo\nchannels: [conda-forge]\ndependencies:\n"
+          "  - numpy  # envcheck: ignore[repro.unpined]\n  - python=3.11.7\n";
+        const auto outcome = lint(world, request);
+        const auto& item = find(outcome, "syntax.ignore-comment");
+        CHECK(item.severity == model::Severity::error);
+        CHECK(item.line == 4);
+        CHECK(item.column == 31);
+        CHECK(item.message.find("did you mean 'repro.unpinned'?") != std::string::npos);
+        CHECK(outcome.verdict() == app::Verdict::findings);
+        CHECK_FALSE(find(outcome, "repro.unpinned").suppressed.has_value());
+    }
+
+    SECTION("the configuration: a severity, off, ignore and per-file ignores")
+    {
+        world.files.files["environment.yml"] = unpinned;
+        const config::Source source{ config::Source::Kind::file, "/work/project/.envcheck.toml", 3,
+                                     5 };
+        request.config_file = "/work/project/.envcheck.toml";
+
+        request.config.severity["repro.unpinned"] = { model::Severity::error, source };
+        auto outcome = lint(world, request);
+        CHECK(find(outcome, "repro.unpinned").severity == model::Severity::error);
+        CHECK(outcome.verdict() == app::Verdict::findings);
+
+        request.config.severity["repro.unpinned"] = { std::nullopt, source }; // off
+        outcome = lint(world, request);
+        const auto& off = find(outcome, "repro.unpinned");
+        REQUIRE(off.suppressed.has_value());
+        CHECK(off.suppressed->kind == report::Suppression::Kind::config);
+        CHECK(off.suppressed->where == "/work/project/.envcheck.toml:3:5");
+
+        request.config.severity.clear();
+        request.config.ignore = { { "repro.unpinned", source } };
+        CHECK(find(lint(world, request), "repro.unpinned").suppressed.has_value());
+
+        request.config.ignore.clear();
+        request.config.per_file_ignores = {
+            { "envs/*.yml", { { "repro.unpinned", source } }, source }
+        };
+        CHECK_FALSE(find(lint(world, request), "repro.unpinned").suppressed.has_value());
+        world.files.files["envs/gpu.yml"] = unpinned;
+        request.files = { "envs/gpu.yml" };
+        CHECK(find(lint(world, request), "repro.unpinned").suppressed.has_value());
     }
 }

@@ -119,3 +119,37 @@ def test_perf_tolerance_is_checked_first(tmp_path):
                       cwd=tmp_path)
     assert result.returncode == 2, result.stdout + result.stderr
     assert "'150%' is not an allowed drop between 0 and 1" in result.stderr
+
+
+def test_a_pixi_project_with_nothing_activated(channel, tmp_path):
+    """pixi's layout: pixi.lock (written by rattler) beside environment.yml, the environment in
+    .pixi/envs/default; `envcheck` alone finds and names all three."""
+    directory = tmp_path / "project"
+    directory.mkdir()
+    (directory / "environment.yml").write_text(
+        "name: demo\nchannels: [local]\ndependencies:\n  - greet\n  - hello=1.0\n")
+    records = realenv.create_env(channel, directory / ".pixi" / "envs" / "default",
+                                 ["greet", "hello ==1.0 h0_0"], tmp_path / "cache")
+    realenv.write_pixi_lock(records, directory / "pixi.lock", channel)
+
+    result = envcheck("check", "--no-gpu", cwd=directory)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "note: using ./environment.yml" in result.stdout
+    assert "note: using the lock beside it: ./pixi.lock" in result.stdout
+    assert ("note: environment from ./.pixi/envs/default (pixi's default environment; none is "
+            "activated)") in result.stdout
+
+    # Two locks: the first of the documented order is used, the other named.
+    (directory / "conda-lock.yml").write_text(
+        (realenv.SOURCE_DIR / "tests" / "data" / "locks" / "categories.conda-lock.yml").read_text())
+    code, report = realenv.check_json("--no-gpu", cwd=directory)
+    realenv.validate(report, "check-report.schema.json")
+    assert report["inputs"]["lock"] == "pixi.lock"
+    assert ("also here, not used: ./conda-lock.yml (the first of environment.lock.json, pixi.lock, "
+            "conda-lock.yml, uv.lock, pylock.toml is used; --lock picks another)") in report["notes"]
+    assert code == 0
+
+    # Without environment.yml the locks alone make it a project directory: `envcheck` checks.
+    (directory / "environment.yml").unlink()
+    default = envcheck(cwd=directory)
+    assert default.stdout.startswith("envcheck check: pass"), default.stdout + default.stderr

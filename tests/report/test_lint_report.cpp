@@ -34,6 +34,12 @@ namespace
               5, 5, "Pin a version, e.g. 'scipy=1.13'." },
             { Severity::info, "repro.nodefaults", "channels do not end with 'nodefaults'", 2, 1,
               "" },
+            { Severity::warning, "repro.unpinned", "'numba' has no version: 100% of releases match",
+              6, 5, "Pin a version, e.g. 'numba=0.60'.",
+              Suppression{ Suppression::Kind::inline_comment, "envs/broken/my env,1.yml:6:30" } },
+            { Severity::error, "syntax.matchspec", "'torch>=>2' is not a MatchSpec", 7, 5,
+              "Write name, version and build.",
+              Suppression{ Suppression::Kind::config, ".envcheck.toml:2:11" } },
           } });
         report.files.push_back(LintFile{ "/abs/clean.yml", {} });
         return report;
@@ -54,6 +60,11 @@ namespace
         const auto document = nlohmann::json::parse(text);
         CHECK(document["summary"]["errors"] == 1);
         CHECK(document["summary"]["warnings"] == 1);
+        CHECK(document["summary"]["suppressed"] == 2);
+        CHECK(document["files"][0]["diagnostics"][3]["suppressed"] ==
+              nlohmann::json{ { "kind", "inline" }, { "where", "envs/broken/my env,1.yml:6:30" } });
+        CHECK(document["files"][0]["diagnostics"][4]["suppressed"]["kind"] == "config");
+        CHECK_FALSE(document["files"][0]["diagnostics"][0].contains("suppressed"));
         CHECK(document["files"][0]["diagnostics"][0]["line"].is_number_integer());
         CHECK(document["files"][1]["diagnostics"].empty());
     }
@@ -74,6 +85,9 @@ namespace
         CHECK(location["region"]["startLine"] == 4);
         CHECK(location["region"]["startColumn"] == 11);
         CHECK(run["results"][2]["level"] == "note");
+        CHECK_FALSE(run["results"][2].contains("suppressions"));
+        CHECK(run["results"][3]["suppressions"][0]["kind"] == "inSource");
+        CHECK(run["results"][4]["suppressions"][0]["kind"] == "external");
     }
 
     TEST_CASE("render_lint_github", "[report][LintReport]")
