@@ -2,8 +2,8 @@
 
 #include <utility>
 
+#include "app/lint.hpp"
 #include "checks/doctor.hpp"
-#include "checks/lint.hpp"
 
 namespace envcheck::app
 {
@@ -66,10 +66,7 @@ namespace envcheck::app
     auto known_config_ids(const std::vector<std::string>& commands) -> config::KnownIds
     {
         config::KnownIds known;
-        for (const auto& rule : checks::rule_catalog())
-        {
-            known.rules.emplace_back(rule.id);
-        }
+        known.rules = suppressible_rule_ids();
         for (const auto& check : checks::doctor_checks())
         {
             known.doctor_checks.emplace_back(check.id);

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "app/environment_file.hpp"
+#include "checks/channel_availability.hpp"
 #include "checks/cuda_driver_table.hpp"
 #include "checks/lint.hpp"
 #include "checks/lint_suppression.hpp"
@@ -107,12 +108,7 @@ namespace envcheck::app
         void apply_suppressions(const LintRequest& request, const std::string& text, Ports& ports,
                                 report::LintFile& file)
         {
-            std::vector<std::string> known;
-            for (const auto& rule : checks::rule_catalog())
-            {
-                known.emplace_back(rule.id);
-            }
-            const auto inline_ignores = checks::find_inline_ignores(text, known);
+            const auto inline_ignores = checks::find_inline_ignores(text, suppressible_rule_ids());
             const auto problems = to_report(file.path, inline_ignores.problems);
             file.diagnostics.insert(file.diagnostics.end(), problems.diagnostics.begin(),
                                     problems.diagnostics.end());
@@ -223,6 +219,17 @@ namespace envcheck::app
                                                 std::string(rule.fix) });
         }
         return out;
+    }
+
+    auto suppressible_rule_ids() -> std::vector<std::string>
+    {
+        std::vector<std::string> ids;
+        for (const auto& rule : checks::rule_catalog())
+        {
+            ids.emplace_back(rule.id);
+        }
+        ids.emplace_back(checks::channel_availability_rule);
+        return ids;
     }
 
     auto LintOutcome::verdict() const -> Verdict

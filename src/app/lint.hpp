@@ -44,6 +44,10 @@ namespace envcheck::app
 
     // Every rule lint can report (loader rules first), as --list-rules prints them.
     [[nodiscard]] auto lint_rule_catalog() -> std::vector<report::LintRuleInfo>;
+
+    // The ids an ignore comment or the configuration may name: the catalog's, and
+    // channel-availability (--check-channels).
+    [[nodiscard]] auto suppressible_rule_ids() -> std::vector<std::string>;
 }
 
 #endif

@@ -86,6 +86,13 @@ TEST_CASE("load_config finds the configuration from the working directory upward
                             "its git repository)");
     }
 
+    SECTION("channel-availability (--check-channels) is a rule id it may name")
+    {
+        world.files.files["/work/project/.envcheck.toml"] =
+          "[lint]\nignore = [\"channel-availability\"]\n";
+        CHECK(load(world).config.lint.ignore[0].value == "channel-availability");
+    }
+
     SECTION("--config names the file; $ENVCHECK_CONFIG when it is not given")
     {
         world.files.files["/work/project/.envcheck.toml"] = ignore_nodefaults;
