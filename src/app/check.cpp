@@ -434,49 +434,34 @@ namespace envcheck::app
             return facts;
         }
 
-        // machine.gpu-count: the configuration's check.gpu-count against the CUDA devices this
-        // process sees.
-        auto gpu_count_outcome(const config::Setting<int>& expected, int visible)
-          -> model::CheckOutcome
+        // An expected GPU count (--expect-gpus, the configuration's check.gpu-count) with no
+        // lock that made the GPUs probed: probe them and run the hardware gates, gpu.count among
+        // them, as check --lock does.
+        void check_expected_gpus(const CheckRequest& request,
+                                 const model::InstalledEnvironment& installed,
+                                 std::optional<model::MachineFacts>& facts, Ports& ports,
+                                 model::EnvironmentCheck& check)
         {
-            model::CheckOutcome outcome;
-            outcome.id = "machine.gpu-count";
-            const std::string counts =
-              std::to_string(visible) + " GPU" + (visible == 1 ? "" : "s") + " visible, " +
-              std::to_string(expected.value) + " expected (" + expected.source.to_string() + ")";
-            outcome.status = visible >= expected.value ? model::Status::pass : model::Status::fail;
-            outcome.message = counts;
-            if (outcome.status == model::Status::fail)
-            {
-                outcome.fix = "run `envcheck doctor` for the missing GPUs (a fallen-off device, "
-                              "CUDA_VISIBLE_DEVICES, the container's device list)";
-            }
-            return outcome;
-        }
-
-        void check_gpu_count(const CheckRequest& request,
-                             const model::InstalledEnvironment& installed,
-                             std::optional<model::MachineFacts>& facts, Ports& ports,
-                             model::EnvironmentCheck& check)
-        {
-            if (!request.config.gpu_count)
+            if (!request.hardware.expected_gpu_count || facts)
             {
                 return;
             }
             if (request.no_gpu)
             {
-                check.notes.push_back("--no-gpu: check.gpu-count (" +
-                                      request.config.gpu_count->source.to_string() +
-                                      ") not checked");
+                check.notes.push_back("--no-gpu: the expected GPU count (" +
+                                      std::to_string(*request.hardware.expected_gpu_count) +
+                                      ") was not checked");
                 return;
             }
+            facts = current_machine(true, installed.python_version, ports).facts;
             if (!facts)
             {
-                facts = current_machine(true, installed.python_version, ports).facts;
+                return;
             }
-            const int visible =
-              facts && facts->cuda.initialized() ? static_cast<int>(facts->cuda.devices.size()) : 0;
-            check.machine.push_back(gpu_count_outcome(*request.config.gpu_count, visible));
+            auto gates = checks::run_hardware_gates(
+              checks::DoctorInput{ *facts, std::nullopt, request.hardware, std::nullopt });
+            check.machine.insert(check.machine.end(), std::make_move_iterator(gates.begin()),
+                                 std::make_move_iterator(gates.end()));
         }
 
         auto fleet_view(const model::EnvironmentCheck& check,
@@ -625,7 +610,7 @@ namespace envcheck::app
         {
             return util::unexpected(facts.error());
         }
-        check_gpu_count(request, *installed, *facts, ports, check);
+        check_expected_gpus(request, *installed, *facts, ports, check);
         auto fleet = fleet_view(check, *facts, clock);
         return CheckOutcome{ std::move(check), std::move(fleet) };
     }

@@ -47,8 +47,8 @@ namespace envcheck::app
         // skipped with the reason (passive when busy).
         bool even_if_busy = false;
         // The configuration's [check]: per-metric tolerances (perf_tolerances override them;
-        // a metric the lock has no baseline for is unused) and the GPUs the machine must show
-        // (machine.gpu-count fails with fewer).
+        // a metric the lock has no baseline for is unused). Its gpu-count and fatal-xids reach
+        // the checks through `hardware` (cli::hardware_gate_policy).
         config::CheckConfig config;
     };
 

@@ -47,6 +47,8 @@ namespace envcheck::checks
     {
         std::vector<int> fatal_xids = default_fatal_xids();
         std::optional<int> expected_gpu_count; // gpu.count without a lock
+        // Where the expected count came from, for gpu.count's message.
+        std::string expected_gpu_count_from = "--expect-gpus";
     };
 
     struct DoctorInput

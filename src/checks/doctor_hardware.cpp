@@ -710,7 +710,7 @@ namespace envcheck::checks
         {
             return count_against(visible->size(),
                                  static_cast<std::size_t>(*input.hardware.expected_gpu_count),
-                                 source, "--expect-gpus");
+                                 source, input.hardware.expected_gpu_count_from);
         }
         const auto& locked = *input.locked_gpus;
         // The same machine: match by UUID. Another node of the same kind: its GPUs have other

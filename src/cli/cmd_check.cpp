@@ -20,6 +20,7 @@ namespace envcheck::cli
     {
         struct CheckOptions
         {
+            HardwareGateOptions hardware;
             app::CheckRequest request;
             ReportFormatChoice format;
             bool verbose = false;
@@ -34,6 +35,7 @@ namespace envcheck::cli
                 return report_error(applied.error());
             }
             options.request.config = config.config.check;
+            options.request.hardware = hardware_gate_policy(options.hardware, config.config.check);
             using Outcome = app::CheckOutcome;
             const std::array<OwnFormat<Outcome>, 2> own{ {
               { "text",
@@ -60,7 +62,7 @@ namespace envcheck::cli
         auto& request = options->request;
         add_input_options(app, transfer);
         add_prefix_options(app, request.selection);
-        add_hardware_gate_options(app, request.hardware);
+        add_hardware_gate_options(app, options->hardware);
         app.add_option("--env", request.env, "The environment file whose specs must be satisfied");
         app.add_option(
           "--lock", request.lock,

@@ -23,6 +23,7 @@ namespace envcheck::cli
     {
         struct DoctorOptions
         {
+            HardwareGateOptions hardware;
             app::DoctorRequest request;
             ReportFormatChoice format;
             bool list = false;
@@ -52,6 +53,7 @@ namespace envcheck::cli
                 return report_error(applied.error());
             }
             options.request.skip = config.config.doctor.skip;
+            options.request.hardware = hardware_gate_policy(options.hardware, config.config.check);
             if (options.list)
             {
                 return list_checks();
@@ -74,7 +76,7 @@ namespace envcheck::cli
         auto& request = options->request;
         add_input_options(app, transfer);
         add_root_option(app, request.root);
-        add_hardware_gate_options(app, request.hardware);
+        add_hardware_gate_options(app, options->hardware);
         auto* prefix =
           app
             .add_option(

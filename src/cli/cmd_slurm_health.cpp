@@ -27,6 +27,7 @@ namespace envcheck::cli
     {
         struct SlurmHealthOptions
         {
+            HardwareGateOptions hardware;
             app::SlurmHealthRequest request;
             ReportFormatChoice format;
         };
@@ -40,6 +41,7 @@ namespace envcheck::cli
             {
                 return report_error(applied.error());
             }
+            options.request.hardware = hardware_gate_policy(options.hardware, config.config.check);
             using Outcome = app::SlurmHealthOutcome;
             const std::array<OwnFormat<Outcome>, 2> own{ {
               { "text", [](const Outcome& outcome)
@@ -84,7 +86,7 @@ namespace envcheck::cli
                       "name)")
           ->option_text("NAME");
         add_root_option(app, request.root);
-        add_hardware_gate_options(app, request.hardware);
+        add_hardware_gate_options(app, options->hardware);
         auto* lock = app
                        .add_option("--lock", request.lock,
                                    "Also check the installed environment against this lock "

@@ -49,29 +49,54 @@ namespace envcheck::cli
           ->option_text("DIR");
     }
 
-    void add_hardware_gate_options(CLI::App& app, checks::HardwareGatePolicy& policy)
+    void add_hardware_gate_options(CLI::App& app, HardwareGateOptions& options)
     {
         app
           .add_option_function<std::string>(
             "--fatal-xids",
-            [&policy](const std::string& text)
+            [&options](const std::string& text)
             {
                 auto xids = checks::parse_xid_list(text);
                 if (!xids)
                 {
                     throw CLI::ValidationError("--fatal-xids", xids.error().message);
                 }
-                policy.fatal_xids = std::move(*xids);
+                options.fatal_xids = std::move(*xids);
             },
             "The Xids that fail gpu.xid, comma-separated (replaces the default list: README "
             "\"Hardware gates\")")
           ->option_text("LIST");
         app
           .add_option_function<int>(
-            "--expect-gpus", [&policy](const int& count) { policy.expected_gpu_count = count; },
+            "--expect-gpus", [&options](const int& count) { options.expected_gpu_count = count; },
             "The number of GPUs this machine must show (gpu.count; a lock's GPUs take "
             "precedence)")
           ->check(CLI::Range(0, 1 << 20))
           ->option_text("N");
+    }
+
+    auto hardware_gate_policy(const HardwareGateOptions& options,
+                              const config::CheckConfig& configured) -> checks::HardwareGatePolicy
+    {
+        checks::HardwareGatePolicy policy;
+        if (options.fatal_xids)
+        {
+            policy.fatal_xids = *options.fatal_xids;
+        }
+        else if (configured.fatal_xids)
+        {
+            policy.fatal_xids = configured.fatal_xids->value;
+        }
+        if (options.expected_gpu_count)
+        {
+            policy.expected_gpu_count = options.expected_gpu_count;
+        }
+        else if (configured.gpu_count)
+        {
+            policy.expected_gpu_count = configured.gpu_count->value;
+            policy.expected_gpu_count_from =
+              "check.gpu-count in " + configured.gpu_count->source.to_string();
+        }
+        return policy;
     }
 }

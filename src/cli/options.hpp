@@ -5,10 +5,13 @@
 #ifndef ENVCHECK_CLI_OPTIONS_HPP
 #define ENVCHECK_CLI_OPTIONS_HPP
 
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "app/ports.hpp"
 #include "checks/doctor.hpp"
+#include "config/config.hpp"
 
 namespace CLI
 {
@@ -29,8 +32,18 @@ namespace envcheck::cli
     void add_prefix_options(CLI::App& app, app::PrefixSelection& selection);
     void add_root_option(CLI::App& app, std::string& root);
     // --fatal-xids LIST and --expect-gpus N: the hardware gates' policy (doctor, check,
-    // slurm-health).
-    void add_hardware_gate_options(CLI::App& app, checks::HardwareGatePolicy& policy);
+    // slurm-health), as the command line gives it.
+    struct HardwareGateOptions
+    {
+        std::optional<std::vector<int>> fatal_xids;
+        std::optional<int> expected_gpu_count;
+    };
+    void add_hardware_gate_options(CLI::App& app, HardwareGateOptions& options);
+    // The policy the gates run with: the command line's values, else the configuration's
+    // [check] fatal-xids and gpu-count, else the defaults.
+    [[nodiscard]] auto hardware_gate_policy(const HardwareGateOptions& options,
+                                            const config::CheckConfig& configured)
+      -> checks::HardwareGatePolicy;
 }
 
 #endif

@@ -518,10 +518,9 @@ namespace envcheck::config
             { "check.tolerances", "table: metric id -> fraction in (0, 1)",
               "How far a locked performance metric may drop (as check --perf-tolerance METRIC=)" },
             { "check.gpu-count", "integer",
-              "The GPUs the machine must show; check fails with fewer" },
+              "The GPUs the machine must show; gpu.count fails with fewer (--expect-gpus)" },
             { "check.fatal-xids", "array of integers",
-              "NVIDIA Xid codes that make a node unhealthy (validated and carried; no check reads "
-              "Xids yet)" },
+              "The Xid codes that fail gpu.xid, replacing the default list (--fatal-xids)" },
             { "format.default", "string", "The report format of every command (--format)" },
             { "format.<command>", "string", "The report format of one command, e.g. format.lint" },
         };

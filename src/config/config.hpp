@@ -72,8 +72,8 @@ namespace envcheck::config
         // metric id ("bandwidth.h2d_pinned_gbps") -> the allowed drop, a fraction in (0, 1).
         std::map<std::string, Setting<double>> tolerances;
         std::optional<Setting<int>> gpu_count; // the GPUs a node must show
-        // NVIDIA Xid codes that make a node unhealthy; carried and validated (no check reads
-        // Xids yet).
+        // NVIDIA Xid codes that fail gpu.xid (replacing the default list); --fatal-xids
+        // overrides.
         std::optional<Setting<std::vector<int>>> fatal_xids;
     };
 

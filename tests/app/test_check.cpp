@@ -562,41 +562,44 @@ TEST_CASE("run_check with the configuration's [check]", "[app][check]")
     const config::Source source{ config::Source::Kind::file, "/work/project/.envcheck.toml", 4,
                                  13 };
 
-    SECTION("gpu-count: the machine shows as many GPUs (one, the healthy H200)")
+    // The configuration's gpu-count reaches the gates as the policy's expected count
+    // (cli::hardware_gate_policy); without a lock, check probes the GPUs for it.
+    SECTION("an expected GPU count: the machine shows as many GPUs (one, the healthy H200)")
     {
         app::CheckRequest request;
-        request.config.gpu_count = config::Setting<int>{ 1, source };
+        request.hardware.expected_gpu_count = 1;
         const auto outcome = check(world, request);
-        CHECK(outcome_status(outcome.check.machine, "machine.gpu-count") == "pass");
+        CHECK(outcome_status(outcome.check.machine, "gpu.count") == "pass");
         CHECK(outcome.verdict() == app::Verdict::clean);
         CHECK(world.machine.probes.size() == 1);
     }
 
-    SECTION("gpu-count: fewer GPUs than expected fail")
+    SECTION("an expected GPU count: fewer GPUs than expected fail, naming the expectation")
     {
         app::CheckRequest request;
-        request.config.gpu_count = config::Setting<int>{ 8, source };
+        request.hardware.expected_gpu_count = 8;
+        request.hardware.expected_gpu_count_from = "check.gpu-count in " + source.to_string();
         const auto outcome = check(world, request);
-        CHECK(outcome_status(outcome.check.machine, "machine.gpu-count") == "fail");
+        CHECK(outcome_status(outcome.check.machine, "gpu.count") == "fail");
         CHECK(outcome.verdict() == app::Verdict::findings);
         const auto& machine = outcome.check.machine;
-        const auto found =
-          std::find_if(machine.begin(), machine.end(),
-                       [](const auto& item) { return item.id == "machine.gpu-count"; });
+        const auto found = std::find_if(machine.begin(), machine.end(),
+                                        [](const auto& item) { return item.id == "gpu.count"; });
         REQUIRE(found != machine.end());
-        CHECK(found->message == "1 GPU visible, 8 expected (/work/project/.envcheck.toml:4:13)");
+        CHECK(found->message.find("1 of 8 GPUs visible") != std::string::npos);
+        CHECK(found->message.find("check.gpu-count in /work/project/.envcheck.toml:4:13") !=
+              std::string::npos);
     }
 
-    SECTION("gpu-count with --no-gpu: not checked, and said so")
+    SECTION("an expected GPU count with --no-gpu: not checked, and said so")
     {
         app::CheckRequest request;
         request.no_gpu = true;
-        request.config.gpu_count = config::Setting<int>{ 8, source };
+        request.hardware.expected_gpu_count = 8;
         const auto outcome = check(world, request);
         CHECK(outcome.verdict() == app::Verdict::clean);
         CHECK(world.machine.probes.empty());
-        CHECK(outcome.check.notes.back() ==
-              "--no-gpu: check.gpu-count (/work/project/.envcheck.toml:4:13) not checked");
+        CHECK(outcome.check.notes.back() == "--no-gpu: the expected GPU count (8) was not checked");
     }
 
     SECTION("tolerances: a configured metric the lock has no baseline for is unused")
