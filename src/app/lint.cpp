@@ -171,16 +171,19 @@ namespace envcheck::app
                 if (!file)
                 {
                     const auto& error = file.error();
-                    return to_report(path, { formats::EnvDiagnostic{
-                                             model::Severity::error,
-                                             std::string(formats::pip_file_unreadable_rule),
-                                             error.message,
-                                             { error.where.line, error.where.column },
-                                             error.hint } });
+                    auto unreadable = to_report(
+                      path,
+                      { formats::EnvDiagnostic{ model::Severity::error,
+                                                std::string(formats::pip_file_unreadable_rule),
+                                                error.message,
+                                                { error.where.line, error.where.column },
+                                                error.hint } });
+                    return std::pair(std::move(unreadable), std::move(*text));
                 }
                 auto pip_options = options;
                 pip_options.pip_only = true;
-                return to_report(path, checks::lint_environment(*file, pip_options));
+                auto linted = to_report(path, checks::lint_environment(*file, pip_options));
+                return std::pair(std::move(linted), std::move(*text));
             }
             // A lock or conda's other YAML is said to be what it is (a lock is read as one),
             // never linted as an environment file.

@@ -204,6 +204,9 @@ TEST_CASE("run_lint: requirements.txt and pyproject.toml as pip sections", "[app
         const auto outcome = lint(world, request);
         REQUIRE(outcome.report.files.size() == 1);
         CHECK(findings(outcome.report.files[0]) == c.findings);
+    }
+}
+
 TEST_CASE("run_lint suppressions: inline ignores and the configuration", "[app][lint]")
 {
     FakeWorld world;
