@@ -6,6 +6,19 @@
 #include "tests/catch.hpp"
 #include "tests/checks/doctor_fixture.hpp"
 
+namespace
+{
+    // A substring matcher under Catch2 v2 (Contains) and v3 (ContainsSubstring) alike.
+    auto has_text(const std::string& text)
+    {
+#if defined(CATCH_VERSION_MAJOR) && CATCH_VERSION_MAJOR >= 3
+        return Catch::Matchers::ContainsSubstring(text);
+#else
+        return Catch::Matchers::Contains(text);
+#endif
+    }
+}
+
 using namespace envcheck;
 using envcheck::model::Status;
 
@@ -121,10 +134,10 @@ namespace
             CAPTURE(id);
             const auto under_root = gate(root, id);
             CHECK(under_root.status == Status::skip);
-            CHECK_THAT(under_root.message, Catch::Matchers::Contains("--root"));
+            CHECK_THAT(under_root.message, has_text("--root"));
             const auto no_answer = gate(failed, id);
             CHECK(no_answer.status == Status::skip);
-            CHECK_THAT(no_answer.message, Catch::Matchers::Contains("nvml.init"));
+            CHECK_THAT(no_answer.message, has_text("nvml.init"));
         }
     }
 
@@ -164,7 +177,7 @@ namespace
             CAPTURE(c.name);
             const auto outcome = gate(with_log(c.log), "gpu.xid");
             CHECK(outcome.status == c.status);
-            CHECK_THAT(outcome.message, Catch::Matchers::Contains(c.says));
+            CHECK_THAT(outcome.message, has_text(c.says));
             CHECK(outcome.fix.empty() == (c.status == Status::pass));
         }
     }
@@ -177,9 +190,8 @@ namespace
         only_13.fatal_xids = { 13 };
         const auto outcome = gate(machine, "gpu.xid", only_13);
         CHECK(outcome.status == Status::fail);
-        CHECK_THAT(outcome.message, Catch::Matchers::Contains("Xid 13 on GPU 0"));
-        CHECK_THAT(outcome.message,
-                   Catch::Matchers::Contains("not in the fatal list: Xid 79 on GPU 0"));
+        CHECK_THAT(outcome.message, has_text("Xid 13 on GPU 0"));
+        CHECK_THAT(outcome.message, has_text("not in the fatal list: Xid 79 on GPU 0"));
         checks::HardwareGatePolicy none;
         none.fatal_xids = {};
         CHECK(gate(machine, "gpu.xid", none).status == Status::pass);
@@ -193,9 +205,9 @@ namespace
         machine.kernel_log.error = "Operation not permitted";
         const auto outcome = gate(machine, "gpu.xid");
         CHECK(outcome.status == Status::skip);
-        CHECK_THAT(outcome.message, Catch::Matchers::Contains("/dev/kmsg"));
-        CHECK_THAT(outcome.message, Catch::Matchers::Contains("Operation not permitted"));
-        CHECK_THAT(outcome.fix, Catch::Matchers::Contains("dmesg_restrict"));
+        CHECK_THAT(outcome.message, has_text("/dev/kmsg"));
+        CHECK_THAT(outcome.message, has_text("Operation not permitted"));
+        CHECK_THAT(outcome.fix, has_text("dmesg_restrict"));
     }
 
     TEST_CASE("parse_xid_list", "[checks][doctor][hardware]")
@@ -330,7 +342,7 @@ namespace
             CAPTURE(c.id, c.says);
             const auto outcome = gate(with_gpu(c.change), c.id);
             CHECK(outcome.status == c.status);
-            CHECK_THAT(outcome.message, Catch::Matchers::Contains(c.says));
+            CHECK_THAT(outcome.message, has_text(c.says));
             CHECK(outcome.fix.empty() == (c.status == Status::pass || c.status == Status::skip));
         }
     }
@@ -375,9 +387,8 @@ namespace
         {
             const auto outcome = gate(seven, "gpu.count", {}, locked);
             CHECK(outcome.status == Status::fail);
-            CHECK_THAT(outcome.message, Catch::Matchers::Contains("7 of 8 locked GPUs visible"));
-            CHECK_THAT(outcome.message,
-                       Catch::Matchers::Contains("missing: GPU 3 (GPU-3, 00000000:13:00.0)"));
+            CHECK_THAT(outcome.message, has_text("7 of 8 locked GPUs visible"));
+            CHECK_THAT(outcome.message, has_text("missing: GPU 3 (GPU-3, 00000000:13:00.0)"));
         }
         SECTION("another node of the same board: by PCI bus id, whatever its spelling")
         {
@@ -390,7 +401,7 @@ namespace
             CHECK(gate(eight, "gpu.count", {}, other).status == Status::pass);
             const auto outcome = gate(seven, "gpu.count", {}, other);
             CHECK(outcome.status == Status::fail);
-            CHECK_THAT(outcome.message, Catch::Matchers::Contains("missing: GPU 3"));
+            CHECK_THAT(outcome.message, has_text("missing: GPU 3"));
         }
         SECTION("--expect-gpus, without a lock")
         {
@@ -398,7 +409,7 @@ namespace
             policy.expected_gpu_count = 8;
             CHECK(gate(seven, "gpu.count", policy).status == Status::fail);
             CHECK_THAT(gate(seven, "gpu.count", policy).message,
-                       Catch::Matchers::Contains("7 of 8 GPUs visible (NVML; --expect-gpus)"));
+                       has_text("7 of 8 GPUs visible (NVML; --expect-gpus)"));
             CHECK(gate(eight, "gpu.count", policy).status == Status::pass);
             policy.expected_gpu_count = 4;
             CHECK(gate(eight, "gpu.count", policy).status == Status::warn);
@@ -413,7 +424,7 @@ namespace
             policy.expected_gpu_count = 2;
             const auto outcome = gate(root, "gpu.count", policy);
             CHECK(outcome.status == Status::fail);
-            CHECK_THAT(outcome.message, Catch::Matchers::Contains("1 of 2 GPUs visible"));
+            CHECK_THAT(outcome.message, has_text("1 of 2 GPUs visible"));
         }
         SECTION("nothing answered: skip")
         {
@@ -438,11 +449,11 @@ namespace
         device.max_link_width = 16;
         auto outcome = gate(root, "gpu.pcie-link");
         CHECK(outcome.status == Status::pass);
-        CHECK_THAT(outcome.message, Catch::Matchers::Contains("power saving"));
+        CHECK_THAT(outcome.message, has_text("power saving"));
         device.current_link_width = 4;
         outcome = gate(root, "gpu.pcie-link");
         CHECK(outcome.status == Status::warn);
-        CHECK_THAT(outcome.message, Catch::Matchers::Contains("0000:17:00.0: x4 of x16"));
+        CHECK_THAT(outcome.message, has_text("0000:17:00.0: x4 of x16"));
         device.current_link_width.reset();
         CHECK(gate(root, "gpu.pcie-link").status == Status::skip);
     }
