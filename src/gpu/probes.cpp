@@ -575,8 +575,7 @@ namespace envcheck::gpu
             plan.bytes = full ? std::size_t{ 1 } << 30 : 256 * mib;
             plan.repeats = full ? 20 : 10;
             plan.seed = context.seed;
-            if (context.device.memory_bytes &&
-                *context.device.memory_bytes < 4 * plan.bytes)
+            if (context.device.memory_bytes && *context.device.memory_bytes < 4 * plan.bytes)
             {
                 plan.bytes = 64 * mib; // a small GPU: still four times a large L2
             }
