@@ -180,4 +180,22 @@ namespace envcheck::formats::python_lock
         return std::string(file_name) + ": left out for " + target.description + ": " +
                util::join(left_out, ", ");
     }
+
+    void finish(model::Lock& lock, std::string_view file_name, const Target& target,
+                const std::vector<std::string>& left_out)
+    {
+        if (!left_out.empty())
+        {
+            lock.notes.push_back(left_out_note(file_name, target, left_out));
+        }
+        if (!lock.optional_packages.empty())
+        {
+            lock.notes.push_back(std::string(file_name) + ": " +
+                                 std::to_string(lock.optional_packages.size()) +
+                                 " package(s) only in extras or non-default groups: checked when "
+                                 "installed, never missing");
+        }
+        model::sort_packages(lock.packages);
+        model::sort_packages(lock.optional_packages);
+    }
 }

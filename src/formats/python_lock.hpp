@@ -64,6 +64,11 @@ namespace envcheck::formats::python_lock
     // "uv.lock: left out for linux-64, python 3.11.7: winonly 0.1.0 (sys_platform == 'win32')".
     [[nodiscard]] auto left_out_note(std::string_view file_name, const Target& target,
                                      const std::vector<std::string>& left_out) -> std::string;
+
+    // How a uv.lock or pylock.toml reading ends: the notes on what the markers left out and on
+    // the optional packages, and both package lists sorted.
+    void finish(model::Lock& lock, std::string_view file_name, const Target& target,
+                const std::vector<std::string>& left_out);
 }
 
 #endif

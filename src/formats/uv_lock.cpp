@@ -764,19 +764,7 @@ namespace envcheck::formats
             (walk.need(i) == Need::required ? lock.packages : lock.optional_packages)
               .push_back(std::move(package));
         }
-        if (!left_out.empty())
-        {
-            lock.notes.push_back(python_lock::left_out_note(file_name, *target, left_out));
-        }
-        if (!lock.optional_packages.empty())
-        {
-            lock.notes.push_back(std::string(file_name) + ": " +
-                                 std::to_string(lock.optional_packages.size()) +
-                                 " package(s) only in extras or non-default groups: checked when "
-                                 "installed, never missing");
-        }
-        model::sort_packages(lock.packages);
-        model::sort_packages(lock.optional_packages);
+        python_lock::finish(lock, file_name, *target, left_out);
         return lock;
     }
 }
