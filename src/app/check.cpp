@@ -163,7 +163,7 @@ namespace envcheck::app
             {
                 return loaded;
             }
-            const auto text = files.read_input(inputs.lock);
+            auto text = files.read_input(inputs.lock);
             if (!text)
             {
                 return util::unexpected(text.error());

@@ -258,7 +258,10 @@ namespace envcheck::fsio
             ::closedir(listing);
             for (const auto& file : stale)
             {
-                ::unlink((directory + "/" + file).c_str());
+                std::string path = directory;
+                path += '/';
+                path += file;
+                ::unlink(path.c_str());
             }
         }
 

@@ -460,7 +460,9 @@ namespace envcheck::prefix
                     {
                         continue;
                     }
-                    std::string relative = site_packages + "/" + name;
+                    std::string relative = site_packages;
+                    relative += '/';
+                    relative += name;
                     if (owned_anchors.contains(relative))
                     {
                         if (const auto parsed = formats::parse_dist_directory_name(name))
