@@ -115,9 +115,12 @@ namespace envcheck::app
             }
             if (ports.files.exists(join_path(directory, ".git")))
             {
-                return LoadedConfig{ {},
-                                     "none in " + start + " or above it up to " + directory +
-                                       " (the top of its git repository)" };
+                std::string searched = "none in ";
+                searched += start;
+                searched += " or above it up to ";
+                searched += directory;
+                searched += " (the top of its git repository)";
+                return LoadedConfig{ {}, std::move(searched) };
             }
             if (directory == "/")
             {

@@ -85,6 +85,7 @@ namespace envcheck::app
             }
         }
         std::vector<std::optional<std::string>> busy;
+        busy.reserve(ordinals.size());
         for (const int ordinal : ordinals)
         {
             busy.push_back(checks::busy_reason(facts, ordinal));

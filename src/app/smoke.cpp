@@ -18,6 +18,7 @@ namespace envcheck::app
           -> util::Result<std::vector<std::string>>
         {
             std::vector<std::string> known;
+            known.reserve(registry.size());
             for (const auto& probe : registry)
             {
                 known.push_back(probe.id);

@@ -429,7 +429,7 @@ namespace envcheck::system
             query_power_and_load(nvml, device, gpu);
         }
 
-        void say(fsio::LineWriter& out, wire::Event event)
+        void say(fsio::LineWriter& out, const wire::Event& event)
         {
             out.write_line(wire::encode(event));
         }
