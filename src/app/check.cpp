@@ -73,30 +73,41 @@ namespace envcheck::app
             return inputs;
         }
 
-        // The configuration's tolerances, then --perf-tolerance over them.
-        auto parse_perf_tolerance(const std::vector<std::string>& texts,
-                                  const config::CheckConfig& configured)
-          -> util::Result<checks::PerfTolerance>
+        struct ParsedTolerance
         {
             checks::PerfTolerance tolerance;
-            for (const auto& [metric, setting] : configured.tolerances)
-            {
-                tolerance.per_metric[metric] = setting.value;
-            }
+            std::vector<std::string> named; // the metrics --perf-tolerance names
+        };
+
+        // --perf-tolerance, over the configuration's tolerances.
+        auto parse_perf_tolerance(const std::vector<std::string>& texts,
+                                  const config::CheckConfig& configured)
+          -> util::Result<ParsedTolerance>
+        {
+            ParsedTolerance parsed;
             for (const auto& text : texts)
             {
-                if (auto applied = checks::apply_perf_tolerance(tolerance, text); !applied)
+                if (auto applied = checks::apply_perf_tolerance(parsed.tolerance, text); !applied)
                 {
                     return util::unexpected(applied.error());
                 }
             }
-            return tolerance;
+            for (const auto& [metric, value] : parsed.tolerance.per_metric)
+            {
+                parsed.named.push_back(metric);
+            }
+            for (const auto& [metric, setting] : configured.tolerances)
+            {
+                parsed.tolerance.per_metric.try_emplace(metric, setting.value);
+            }
+            return parsed;
         }
 
-        // Every metric --perf-tolerance names must be one the lock has a baseline for.
-        auto check_tolerance_keys(const checks::PerfTolerance& tolerance,
-                                  const std::vector<model::PerfBaseline>& baselines,
-                                  const config::CheckConfig& configured) -> util::Result<void>
+        // Every metric --perf-tolerance names must be one the lock has a baseline for (the
+        // configuration's may name metrics of other locks).
+        auto check_tolerance_keys(const std::vector<std::string>& named,
+                                  const std::vector<model::PerfBaseline>& baselines)
+          -> util::Result<void>
         {
             std::set<std::string> locked;
             for (const auto& baseline : baselines)
@@ -106,12 +117,9 @@ namespace envcheck::app
                     locked.insert(metric.key());
                 }
             }
-            for (const auto& [key, value] : tolerance.per_metric)
+            for (const auto& key : named)
             {
-                const auto setting = configured.tolerances.find(key);
-                const bool from_config =
-                  setting != configured.tolerances.end() && setting->second.value == value;
-                if (!locked.contains(key) && !from_config)
+                if (!locked.contains(key))
                 {
                     std::string names;
                     for (const auto& name : locked)
@@ -145,8 +153,9 @@ namespace envcheck::app
 
         // Reads every input before anything is compared: unreadable input is exit 2.
         auto load_inputs(const ResolvedInputs& inputs, const CheckRequest& request,
-                         const std::string& platform, const checks::PerfTolerance& tolerance,
-                         Files& files, model::EnvironmentCheck& check) -> util::Result<CheckInputs>
+                         const std::string& platform,
+                         const std::vector<std::string>& named_tolerances, Files& files,
+                         model::EnvironmentCheck& check) -> util::Result<CheckInputs>
         {
             CheckInputs loaded;
             if (!inputs.env.empty())
@@ -175,8 +184,7 @@ namespace envcheck::app
                 return util::unexpected(lock.error());
             }
             if (auto known = check_tolerance_keys(
-                  tolerance, lock->performance.value_or(std::vector<model::PerfBaseline>{}),
-                  request.config);
+                  named_tolerances, lock->performance.value_or(std::vector<model::PerfBaseline>{}));
                 !known)
             {
                 return util::unexpected(known.error());
@@ -272,16 +280,11 @@ namespace envcheck::app
                                  bool even_if_busy, Ports& ports)
           -> std::vector<model::CheckOutcome>
         {
-            std::vector<std::string> probes;
-            for (const auto& probe : ports.smoke.probes())
-            {
-                probes.push_back(probe.id);
-            }
             SmokeRunRequest all;
             all.mode = model::SmokeMode::quick;
             all.device = std::nullopt;
             const auto report = state.facts && !even_if_busy
-                                  ? run_smoke_sparing_busy(all, *state.facts, probes, ports)
+                                  ? run_smoke_sparing_busy(all, *state.facts, ports)
                                   : measure_quick_smoke(ports);
             if (report.availability != model::GpuAvailability::available)
             {
@@ -342,6 +345,18 @@ namespace envcheck::app
             return { checks::compare_machine(platform_only, here).front() };
         }
 
+        // The hardware gates (Xid, ECC, links, GPU count against the lock's GPUs or the expected
+        // count) after the machine's other outcomes.
+        void add_hardware_gates(const model::MachineFacts& facts, const CheckRequest& request,
+                                const std::optional<std::vector<model::LockedGpu>>& locked_gpus,
+                                model::EnvironmentCheck& check)
+        {
+            auto gates = checks::run_hardware_gates(
+              checks::DoctorInput{ facts, std::nullopt, request.hardware, locked_gpus });
+            check.machine.insert(check.machine.end(), std::make_move_iterator(gates.begin()),
+                                 std::make_move_iterator(gates.end()));
+        }
+
         // Packages, machine and performance against the lock; returns the machine facts when
         // the driver and GPUs were probed.
         auto check_against_lock(const model::Lock& lock, const CheckInputs& inputs,
@@ -370,11 +385,7 @@ namespace envcheck::app
             check.machine = compare_machine(lock, state, ports.machine.platform());
             if (state.facts)
             {
-                // The hardware gates (Xid, ECC, links, GPU count against the lock's GPUs).
-                auto gates = checks::run_hardware_gates(checks::DoctorInput{
-                  *state.facts, std::nullopt, request.hardware, lock.machine.gpus });
-                check.machine.insert(check.machine.end(), std::make_move_iterator(gates.begin()),
-                                     std::make_move_iterator(gates.end()));
+                add_hardware_gates(*state.facts, request, lock.machine.gpus, check);
             }
             if (has_baselines && request.no_gpu)
             {
@@ -458,10 +469,7 @@ namespace envcheck::app
             {
                 return;
             }
-            auto gates = checks::run_hardware_gates(
-              checks::DoctorInput{ *facts, std::nullopt, request.hardware, std::nullopt });
-            check.machine.insert(check.machine.end(), std::make_move_iterator(gates.begin()),
-                                 std::make_move_iterator(gates.end()));
+            add_hardware_gates(*facts, request, std::nullopt, check);
         }
 
         auto fleet_view(const model::EnvironmentCheck& check,
@@ -542,11 +550,12 @@ namespace envcheck::app
     auto run_check(const CheckRequest& request, Ports& ports) -> util::Result<CheckOutcome>
     {
         const RunClock clock(ports.clock);
-        const auto tolerance = parse_perf_tolerance(request.perf_tolerances, request.config);
-        if (!tolerance)
+        const auto tolerances = parse_perf_tolerance(request.perf_tolerances, request.config);
+        if (!tolerances)
         {
-            return util::unexpected(tolerance.error());
+            return util::unexpected(tolerances.error());
         }
+        const checks::PerfTolerance& tolerance = tolerances->tolerance;
         model::EnvironmentCheck check;
         check.deep = request.deep;
         const auto resolved = resolve_inputs(request, ports.files, check.notes);
@@ -588,7 +597,8 @@ namespace envcheck::app
         }
         const std::string platform =
           request.platform.empty() ? ports.machine.platform() : request.platform;
-        auto inputs = load_inputs(*resolved, request, platform, *tolerance, ports.files, check);
+        auto inputs =
+          load_inputs(*resolved, request, platform, tolerances->named, ports.files, check);
         if (!inputs)
         {
             return util::unexpected(inputs.error());
@@ -605,7 +615,7 @@ namespace envcheck::app
             return util::unexpected(selected.error());
         }
         auto facts =
-          compare(*inputs, *installed, located->path, platform, request, *tolerance, ports, check);
+          compare(*inputs, *installed, located->path, platform, request, tolerance, ports, check);
         if (!facts)
         {
             return util::unexpected(facts.error());

@@ -67,8 +67,7 @@ namespace envcheck::app
     }
 
     auto run_smoke_sparing_busy(const SmokeRunRequest& request, const model::MachineFacts& facts,
-                                const std::vector<std::string>& probes, Ports& ports)
-      -> model::SmokeReport
+                                Ports& ports) -> model::SmokeReport
     {
         std::vector<int> ordinals;
         if (request.device)
@@ -93,6 +92,14 @@ namespace envcheck::app
         if (std::none_of(busy.begin(), busy.end(), [](const auto& reason) { return reason; }))
         {
             return ports.smoke.run(request);
+        }
+        std::vector<std::string> probes = request.probes;
+        if (probes.empty())
+        {
+            for (const auto& probe : ports.smoke.probes())
+            {
+                probes.push_back(probe.id);
+            }
         }
         model::SmokeReport report;
         report.mode = request.mode;

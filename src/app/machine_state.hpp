@@ -36,11 +36,11 @@ namespace envcheck::app
     [[nodiscard]] auto measure_quick_smoke(Ports& ports) -> model::SmokeReport;
 
     // Passive when busy: `request` run on the devices no other process computes on
-    // (checks::busy_reason over `facts`, probed before); a busy device gets each of `probes`
-    // as a skip with the reason. Nothing busy: one run of `request`, as without it.
+    // (checks::busy_reason over `facts`, probed before); a busy device gets each of the
+    // request's probes (all of the registry's when it names none) as a skip with the reason.
+    // Nothing busy: one run of `request`, as without it.
     [[nodiscard]] auto run_smoke_sparing_busy(const SmokeRunRequest& request,
-                                              const model::MachineFacts& facts,
-                                              const std::vector<std::string>& probes, Ports& ports)
+                                              const model::MachineFacts& facts, Ports& ports)
       -> model::SmokeReport;
 
     // One baseline per GPU from a quick smoke run; nullopt (with the reason in `why_not`) when

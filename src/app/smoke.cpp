@@ -120,22 +120,7 @@ namespace envcheck::app
                 facts = std::move(*probed);
             }
         }
-        if (facts)
-        {
-            std::vector<std::string> ids = run.probes;
-            if (ids.empty())
-            {
-                for (const auto& probe : registry)
-                {
-                    ids.push_back(probe.id);
-                }
-            }
-            outcome.report = run_smoke_sparing_busy(run, *facts, ids, ports);
-        }
-        else
-        {
-            outcome.report = ports.smoke.run(run);
-        }
+        outcome.report = facts ? run_smoke_sparing_busy(run, *facts, ports) : ports.smoke.run(run);
         const auto availability = outcome.report.availability;
         if (availability != model::GpuAvailability::available &&
             availability != model::GpuAvailability::built_without_cuda &&
