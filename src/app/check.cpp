@@ -143,14 +143,6 @@ namespace envcheck::app
             std::string lock_text; // kept for select_for_python
         };
 
-        // uv.lock and pylock.toml select their packages by markers, for a python that only the
-        // installed environment names: load_inputs reads them (every error found before
-        // anything else is read), select_for_python reads them again for that python.
-        auto selects_by_python(const model::Lock& lock) -> bool
-        {
-            return lock.format == model::LockFormat::uv || lock.format == model::LockFormat::pylock;
-        }
-
         // Reads every input before anything is compared: unreadable input is exit 2.
         auto load_inputs(const ResolvedInputs& inputs, const CheckRequest& request,
                          const std::string& platform,
@@ -191,7 +183,7 @@ namespace envcheck::app
             }
             check.lock_file = inputs.lock;
             check.lock_format = std::string(model::to_string(lock->format));
-            if (selects_by_python(*lock))
+            if (formats::selects_by_python(lock->format))
             {
                 loaded.lock_text = std::move(*text);
             }
@@ -203,14 +195,15 @@ namespace envcheck::app
             return loaded;
         }
 
-        // The packages of a uv.lock or pylock.toml for the installed environment's python (a
-        // text that read once reads again).
+        // The packages of a uv.lock or pylock.toml for the installed environment's python: they
+        // select by markers, for a python only the environment names. load_inputs read the text
+        // once (every error found before anything else is read); it is read again here.
         auto select_for_python(CheckInputs& inputs, const CheckRequest& request,
                                const std::string& platform,
                                const model::InstalledEnvironment& installed,
                                model::EnvironmentCheck& check) -> util::Result<void>
         {
-            if (!inputs.lock || !selects_by_python(*inputs.lock))
+            if (!inputs.lock || !formats::selects_by_python(inputs.lock->format))
             {
                 return {};
             }

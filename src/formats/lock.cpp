@@ -513,6 +513,11 @@ namespace envcheck::formats
         return lock_format_table.front();
     }
 
+    auto selects_by_python(model::LockFormat format) -> bool
+    {
+        return format == model::LockFormat::uv || format == model::LockFormat::pylock;
+    }
+
     auto lock_format_by_file_name(std::string_view file_name) -> std::optional<model::LockFormat>
     {
         if (const auto slash = file_name.rfind('/'); slash != std::string_view::npos)
@@ -620,11 +625,6 @@ namespace envcheck::formats
 
     namespace
     {
-        auto is_python_lock(model::LockFormat format) -> bool
-        {
-            return format == model::LockFormat::uv || format == model::LockFormat::pylock;
-        }
-
         // uv.lock and pylock.toml: read once for a Linux x86-64 target, which checks every entry
         // and marker; the count is of every entry.
         auto outline_python_lock(std::string_view text, std::string_view file_name,
@@ -668,7 +668,7 @@ namespace envcheck::formats
                 list.emplace_back(item);
             }
         };
-        if (is_python_lock(*format))
+        if (selects_by_python(*format))
         {
             return outline_python_lock(text, file_name, *format);
         }

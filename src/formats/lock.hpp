@@ -46,6 +46,10 @@ namespace envcheck::formats
     [[nodiscard]] auto lock_formats() -> std::span<const LockFormatInfo>;
     [[nodiscard]] auto lock_format_info(model::LockFormat format) -> const LockFormatInfo&;
     // The format a file's base name says it holds ("uv.lock", "pylock.dev.toml"), if any.
+    // uv.lock and pylock.toml: which packages apply depends on markers, and so on the python
+    // they are read for (LockSelection::python_version).
+    [[nodiscard]] auto selects_by_python(model::LockFormat format) -> bool;
+
     [[nodiscard]] auto lock_format_by_file_name(std::string_view file_name)
       -> std::optional<model::LockFormat>;
 
