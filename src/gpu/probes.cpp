@@ -94,6 +94,20 @@ namespace envcheck::gpu
             return result;
         }
 
+        // Each timed sample as a rate: `amount` (floating-point operations, bytes) over the
+        // sample's milliseconds, in multiples of `unit` per second.
+        auto rates(const std::vector<float>& samples_ms, double amount, double unit)
+          -> std::vector<double>
+        {
+            std::vector<double> out;
+            out.reserve(samples_ms.size());
+            for (const float ms : samples_ms)
+            {
+                out.push_back(amount / (static_cast<double>(ms) * 1e-3) / unit);
+            }
+            return out;
+        }
+
         template<class T>
         auto to_doubles(const std::vector<T>& values) -> std::vector<double>
         {
@@ -172,11 +186,7 @@ namespace envcheck::gpu
                     return failed_call(context, run.status, "matmul-shared");
                 }
                 const double flops = 2.0 * c.n * static_cast<double>(c.n) * c.n;
-                std::vector<double> tflops;
-                for (const float ms : run.times_ms)
-                {
-                    tflops.push_back(flops / (static_cast<double>(ms) * 1e-3) / 1e12);
-                }
+                const auto tflops = rates(run.times_ms, flops, 1e12);
                 result.metrics.push_back(metric(std::string(c.label) + "_tflops", tflops, "TFLOP/s",
                                                 MetricDirection::higher_is_better));
                 medians.push_back(result.metrics.back().value);
@@ -237,12 +247,7 @@ namespace envcheck::gpu
                   metric(name, to_doubles(run.times_ms[i]), "ms", MetricDirection::informational));
             }
             // strides: 1 2 4 8 16 32 33 (kernels::bank_conflict_strides)
-            std::vector<double> bandwidth;
-            for (const float ms : run.times_ms[0])
-            {
-                bandwidth.push_back(run.reads_per_repeat * 4.0 / (static_cast<double>(ms) * 1e-3) /
-                                    1e12);
-            }
+            const auto bandwidth = rates(run.times_ms[0], run.reads_per_repeat * 4.0, 1e12);
             result.metrics.push_back(
               metric("shared_tbps", bandwidth, "TB/s", MetricDirection::higher_is_better));
             std::string ways;
@@ -415,11 +420,7 @@ namespace envcheck::gpu
                 const double moved = static_cast<double>(measurement.request.bytes) *
                                      measurement.copies_per_sample *
                                      (is_device_to_device(kind) ? 2.0 : 1.0);
-                std::vector<double> gbps;
-                for (const float ms : measurement.sample_ms)
-                {
-                    gbps.push_back(moved / (static_cast<double>(ms) * 1e-3) / 1e9);
-                }
+                const auto gbps = rates(measurement.sample_ms, moved, 1e9);
                 std::string name = std::string(kernels::to_string(kind)) + "_gbps";
                 if (full)
                 {
@@ -517,11 +518,7 @@ namespace envcheck::gpu
                 }
                 kernel_name = std::string(kernels::to_string(run.kernel));
                 const double flops = kernels::gemm_flops(n, n, n);
-                std::vector<double> tflops;
-                for (const float ms : run.times_ms)
-                {
-                    tflops.push_back(flops / (static_cast<double>(ms) * 1e-3) / 1e12);
-                }
+                const auto tflops = rates(run.times_ms, flops, 1e12);
                 result.metrics.push_back(
                   metric(label + "_tflops", tflops, "TFLOP/s", MetricDirection::higher_is_better));
                 result.metrics.push_back(single(label + "_relative_error", run.relative_error, ""));
