@@ -390,7 +390,8 @@ namespace envcheck::gpu
                      { CopyKind::h2d_pinned, CopyKind::d2h_pinned, CopyKind::h2d_pageable,
                        CopyKind::d2h_pageable, CopyKind::d2d_memcpy, CopyKind::d2d_kernel })
                 {
-                    for (std::size_t bytes = 64 * 1024; bytes <= 256 * mib; bytes *= 4)
+                    for (std::size_t bytes = std::size_t{ 64 } * 1024; bytes <= 256 * mib;
+                         bytes *= 4)
                     {
                         plan.copies.push_back({ kind, bytes });
                     }
