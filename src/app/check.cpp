@@ -9,6 +9,7 @@
 
 #include "app/environment_file.hpp"
 #include "app/machine_state.hpp"
+#include "app/marker_python.hpp"
 #include "app/spec_against_lock.hpp"
 #include "checks/consistency.hpp"
 #include "checks/doctor_hardware.hpp"
@@ -503,9 +504,10 @@ namespace envcheck::app
         }
 
         auto check_lock_against_env(const ResolvedInputs& inputs, const CheckRequest& request,
-                                    Files& files, const std::string& machine_platform,
-                                    model::EnvironmentCheck& check) -> util::Result<void>
+                                    Ports& ports, model::EnvironmentCheck& check)
+          -> util::Result<void>
         {
+            Files& files = ports.files;
             if (inputs.env.empty() || inputs.lock.empty() || request.deep)
             {
                 return util::unexpected(util::make_error(
@@ -528,9 +530,12 @@ namespace envcheck::app
             check.lock_file = inputs.lock;
             check.notes.push_back("no installed environment: the specs of " + inputs.env +
                                   " against the packages of " + inputs.lock);
+            formats::LockSelection python;
+            MarkerPython(request.python, ports.frameworks).apply(*text, inputs.lock, python);
             return check_specs_against_lock(*file, *text,
                                             { inputs.lock, request.environment, request.categories,
-                                              request.platform, machine_platform },
+                                              request.platform, ports.machine.platform(),
+                                              python.python_version, python.python_source },
                                             check);
         }
     }
@@ -564,9 +569,7 @@ namespace envcheck::app
         }
         if (without_prefix(request, selection, *resolved, ports.prefixes))
         {
-            if (auto compared = check_lock_against_env(*resolved, request, ports.files,
-                                                       ports.machine.platform(), check);
-                !compared)
+            if (auto compared = check_lock_against_env(*resolved, request, ports, check); !compared)
             {
                 return util::unexpected(compared.error());
             }

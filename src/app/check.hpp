@@ -33,9 +33,12 @@ namespace envcheck::app
         std::string environment = "default"; // pixi.lock: the environment
         std::vector<std::string> categories; // conda-lock: the categories to read; empty: all
         std::string platform;                // of a multi-platform lock; empty: this machine's
-        bool deep = false;                   // also verify every installed file
-        bool untracked = false;              // deep: also files no RECORD lists (pip)
-        bool no_gpu = false;                 // neither probe the driver and GPUs nor measure
+        // Without an installed environment: the python a uv.lock or pylock.toml is read for
+        // (app/marker_python.hpp); empty: the python3 on PATH.
+        std::string python;
+        bool deep = false;      // also verify every installed file
+        bool untracked = false; // deep: also files no RECORD lists (pip)
+        bool no_gpu = false;    // neither probe the driver and GPUs nor measure
         // Check env against lock alone, without an installed environment (also what happens
         // when both are given and no environment is selected or active).
         bool no_prefix = false;

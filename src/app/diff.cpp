@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "app/environment_file.hpp"
+#include "app/marker_python.hpp"
 #include "checks/diff.hpp"
 #include "formats/lock.hpp"
 
@@ -18,8 +19,8 @@ namespace envcheck::app
             bool is_lock = false;
         };
 
-        auto load(const std::string& path, const DiffRequest& request, Ports& ports)
-          -> util::Result<LoadedSet>
+        auto load(const std::string& path, const DiffRequest& request, MarkerPython& python,
+                  Ports& ports) -> util::Result<LoadedSet>
         {
             auto text = ports.files.read_input(path);
             if (!text)
@@ -30,8 +31,10 @@ namespace envcheck::app
             {
                 const std::string platform =
                   request.platform.empty() ? ports.machine.platform() : request.platform;
-                auto lock = formats::parse_any_lock(
-                  *text, path, { platform, request.environment, request.categories });
+                formats::LockSelection selection{ platform, request.environment,
+                                                  request.categories };
+                python.apply(*text, path, selection);
+                auto lock = formats::parse_any_lock(*text, path, selection);
                 if (!lock)
                 {
                     return util::unexpected(lock.error());
@@ -103,12 +106,13 @@ namespace envcheck::app
 
     auto run_diff(const DiffRequest& request, Ports& ports) -> util::Result<DiffOutcome>
     {
-        const auto older = load(request.old_path, request, ports);
+        MarkerPython python(request.python, ports.frameworks);
+        const auto older = load(request.old_path, request, python, ports);
         if (!older)
         {
             return util::unexpected(older.error());
         }
-        const auto newer = load(request.new_path, request, ports);
+        const auto newer = load(request.new_path, request, python, ports);
         if (!newer)
         {
             return util::unexpected(newer.error());

@@ -21,6 +21,9 @@ namespace envcheck::app
         std::string platform; // locks: of a multi-platform lock; empty: this machine's
         std::string environment = "default"; // pixi.lock: the environment
         std::vector<std::string> categories; // conda-lock: the categories to read; empty: all
+        // uv.lock, pylock.toml: the python whose markers select packages (app/marker_python.hpp);
+        // empty: the python3 on PATH.
+        std::string python;
     };
 
     struct DiffOutcome

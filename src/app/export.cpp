@@ -3,8 +3,10 @@
 #include <utility>
 #include <vector>
 
+#include "app/marker_python.hpp"
 #include "app/version.hpp"
 #include "formats/lock.hpp"
+#include "util/strings.hpp"
 
 namespace envcheck::app
 {
@@ -28,6 +30,7 @@ namespace envcheck::app
             // A lock's pip options (pixi's indexes, uv.lock's and pylock.toml's): the
             // requirements and pip: sections install from where the lock did.
             std::vector<std::string> pip_options{};
+            std::vector<std::string> notes{};
         };
 
         auto from_lock(const ExportRequest& request, Ports& ports) -> util::Result<Source>
@@ -39,18 +42,43 @@ namespace envcheck::app
             }
             const std::string platform =
               request.platform.empty() ? ports.machine.platform() : request.platform;
-            auto lock = formats::parse_any_lock(
-              *text, request.lock, { platform, request.environment, request.categories });
+            formats::LockSelection selection{ platform, request.environment, request.categories };
+            MarkerPython(request.python, ports.frameworks).apply(*text, request.lock, selection);
+            auto lock = formats::parse_any_lock(*text, request.lock, selection);
             if (!lock)
             {
                 return util::unexpected(lock.error());
+            }
+            if (!formats::selects_by_python(lock->format))
+            {
+                lock->notes.clear(); // how a conda lock was read is check's to say, not export's
+            }
+            auto& optional = lock->optional_packages;
+            if (request.with_optional)
+            {
+                lock->packages.insert(lock->packages.end(), optional.begin(), optional.end());
+                model::sort_packages(lock->packages);
+            }
+            else if (!optional.empty())
+            {
+                std::vector<std::string> names;
+                for (const auto& package : optional)
+                {
+                    names.push_back(package.name + " " + package.version);
+                }
+                lock->notes.push_back("not exported: " + std::to_string(optional.size()) +
+                                      " package(s) of " + request.lock +
+                                      " that only extras, non-default groups or other "
+                                      "categories reach (--with-optional exports them): " +
+                                      util::join(names, ", "));
             }
             return Source{ std::move(lock->packages),
                            lock->machine.platform.value_or(platform),
                            request.lock,
                            "",
                            std::nullopt,
-                           std::move(lock->pip_options) };
+                           std::move(lock->pip_options),
+                           std::move(lock->notes) };
         }
 
         auto from_prefix(const ExportRequest& request, Ports& ports) -> util::Result<Source>
@@ -98,7 +126,7 @@ namespace envcheck::app
         }
         if (source->unreadable)
         {
-            return ExportOutcome{ {}, std::move(source->unreadable) };
+            return ExportOutcome{ {}, std::move(source->unreadable), {} };
         }
         formats::ExportOptions options;
         options.envcheck_version = std::string(envcheck_version());
@@ -108,6 +136,6 @@ namespace envcheck::app
         options.source = source->source;
         options.pip_options = source->pip_options;
         return ExportOutcome{ formats::render_export(source->packages, request.format, options),
-                              std::nullopt };
+                              std::nullopt, std::move(source->notes) };
     }
 }

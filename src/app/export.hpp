@@ -24,6 +24,12 @@ namespace envcheck::app
         std::string environment = "default"; // pixi.lock: the environment
         std::vector<std::string> categories; // conda-lock: the categories to read; empty: all
         std::string platform;                // of a multi-platform lock; empty: this machine's
+        // uv.lock, pylock.toml: the python whose markers select packages (app/marker_python.hpp);
+        // empty: the python3 on PATH.
+        std::string python;
+        // Also the packages only extras, non-default groups or unselected categories reach
+        // (Lock::optional_packages); else they are left out, and a note says so.
+        bool with_optional = false;
         formats::ExportFormat format = formats::ExportFormat::explicit_;
         formats::ExportHash hash = formats::ExportHash::sha256;
         std::string name; // of an exported environment.yml; empty: the prefix's directory name
@@ -33,6 +39,7 @@ namespace envcheck::app
     {
         formats::ExportResult exported;
         std::optional<UnreadableRecords> unreadable; // refused: nothing exported
+        std::vector<std::string> notes;              // how the lock was read, and what it left out
 
         [[nodiscard]] auto verdict() const -> Verdict;
     };

@@ -177,6 +177,9 @@ namespace envcheck::app
         [[nodiscard]] virtual auto known() const -> std::vector<std::string> = 0;
         // <prefix>/bin/python (or python3); empty when there is none.
         [[nodiscard]] virtual auto find_python(const std::string& prefix) -> std::string = 0;
+        // The version ("3.12.3") of the python3 on PATH: what a universal lock's markers are
+        // read for when no environment is installed. nullopt when there is none or it fails.
+        [[nodiscard]] virtual auto path_python_version() -> std::optional<std::string> = 0;
         // Always facts: a python that cannot start, crashes or times out is recorded in them.
         [[nodiscard]] virtual auto check(const std::string& python, const std::string& framework,
                                          std::chrono::milliseconds timeout)

@@ -12,19 +12,30 @@ namespace envcheck::app
     namespace
     {
         // The locked packages of one platform, as an installed environment would hold them.
-        auto as_installed(model::Lock lock) -> model::InstalledEnvironment
+        // A lock without a conda python (uv.lock, pylock.toml) holds what `python` would run:
+        // its markers are evaluated for it.
+        auto as_installed(model::Lock lock, const std::string& python)
+          -> model::InstalledEnvironment
         {
             model::InstalledEnvironment installed;
             installed.packages = std::move(lock.packages);
+            // What only extras or other groups reach is locked too: the optional-dependencies
+            // of a pyproject.toml are satisfied by it.
+            installed.packages.insert(installed.packages.end(), lock.optional_packages.begin(),
+                                      lock.optional_packages.end());
             model::sort_packages(installed.packages);
-            const auto python = std::find_if(installed.packages.begin(), installed.packages.end(),
-                                             [](const model::Package& package) {
-                                                 return package.manager == model::Manager::conda &&
-                                                        package.name == "python";
-                                             });
-            if (python != installed.packages.end())
+            const auto found = std::find_if(installed.packages.begin(), installed.packages.end(),
+                                            [](const model::Package& package) {
+                                                return package.manager == model::Manager::conda &&
+                                                       package.name == "python";
+                                            });
+            if (found != installed.packages.end())
             {
-                installed.python_version = python->version;
+                installed.python_version = found->version;
+            }
+            else if (!python.empty())
+            {
+                installed.python_version = python;
             }
             return installed;
         }
@@ -70,8 +81,9 @@ namespace envcheck::app
         const bool several = platforms->size() > 1;
         for (const auto& platform : *platforms)
         {
-            auto lock = formats::parse_any_lock(
-              lock_text, request.lock_path, { platform, request.environment, request.categories });
+            auto lock = formats::parse_any_lock(lock_text, request.lock_path,
+                                                { platform, request.environment, request.categories,
+                                                  request.python_version, request.python_source });
             if (!lock)
             {
                 return util::unexpected(lock.error());
@@ -80,7 +92,11 @@ namespace envcheck::app
             {
                 check.lock_format = std::string(model::to_string(lock->format));
             }
-            const auto installed = as_installed(std::move(*lock));
+            for (auto& note : lock->notes)
+            {
+                check.notes.push_back(std::move(note));
+            }
+            const auto installed = as_installed(std::move(*lock), request.python_version);
             auto result = checks::check_environment_file(
               environment_file.file, environment_file.path, installed, platform, "locked");
             if (!result)

@@ -22,6 +22,10 @@ namespace envcheck::app
         // This machine's platform: what a universal lock (uv.lock, pylock.toml), which names
         // no platform, is read for when `platform` is empty.
         std::string machine_platform{};
+        // The python a uv.lock or pylock.toml is read for, and where it came from
+        // (app/marker_python.hpp); empty: none known.
+        std::string python_version{};
+        std::string python_source{};
     };
 
     // Fills check.packages (one finding per spec and platform; a multi-platform lock names the

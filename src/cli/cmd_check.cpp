@@ -75,6 +75,7 @@ namespace envcheck::cli
         app.add_option(
           "--platform", request.platform,
           "The platform of a multi-platform lock (default: this machine's, e.g. linux-64)");
+        add_python_option(app, request.python);
         auto* deep = app.add_flag(
           "--deep", request.deep,
           "Also verify every installed file against its package's sha256 and size (conda "
@@ -95,7 +96,7 @@ namespace envcheck::cli
         app
           .add_option("--perf-tolerance", request.perf_tolerances,
                       "How far a locked performance metric may drop: 15% (every metric; default "
-                      "10%, or 3x the locked spread when larger) or METRIC=5% for one, such as "
+                      "4%, or 1.5x the locked spread when larger) or METRIC=5% for one, such as "
                       "bandwidth.h2d_pinned_gbps=5% (repeatable)")
           ->option_text("DROP|METRIC=DROP")
           ->allow_extra_args(false);

@@ -54,6 +54,7 @@ namespace envcheck::cli
                        "Write the report to this file instead of standard output");
         app.add_option("--platform", request.platform,
                        "Locks: the platform of a multi-platform lock (default: this machine's)");
+        add_python_option(app, request.python);
         app.add_option("--environment", request.environment,
                        "pixi.lock: the environment to compare (default: default)");
         app.add_option("--category", request.categories,

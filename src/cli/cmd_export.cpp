@@ -85,6 +85,10 @@ namespace envcheck::cli
             {
                 return status;
             }
+            for (const auto& note : outcome->notes)
+            {
+                std::cerr << "envcheck: note: " << note << '\n';
+            }
             for (const auto& left_out : outcome->exported.left_out)
             {
                 std::cerr << "envcheck: warning: left out " << left_out << '\n';
@@ -109,6 +113,10 @@ namespace envcheck::cli
                        "more (default: every category, as conda-lock install does)");
         app.add_option("--platform", request.platform,
                        "The platform of a multi-platform lock (default: this machine's)");
+        add_python_option(app, request.python);
+        app.add_flag("--with-optional", request.with_optional,
+                     "Also export the packages only extras, non-default groups (uv.lock, "
+                     "pylock.toml) or other categories (conda-lock) reach");
         // The names bind through strings: CLI11 2.1 cannot bind an enum whose namespace has a
         // to_string() overload returning string_view.
         app

@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "app/marker_python.hpp"
 #include "checks/doctor_hardware.hpp"
 
 namespace envcheck::cli
@@ -25,6 +26,21 @@ namespace envcheck::cli
           .add_option("--max-download", options.max_download_mib,
                       "For URL inputs: the largest body in MiB (default 1024)")
           ->check(CLI::PositiveNumber);
+    }
+
+    void add_python_option(CLI::App& app, std::string& python)
+    {
+        app
+          .add_option("--python", python,
+                      "Without an installed environment: the python whose markers select a "
+                      "uv.lock's or pylock.toml's packages (default: the python3 on PATH)")
+          ->check(
+            [](const std::string& text)
+            {
+                const auto valid = app::check_python_version(text);
+                return valid ? std::string() : valid.error().message;
+            })
+          ->option_text("X.Y[.Z]");
     }
 
     void add_prefix_options(CLI::App& app, app::PrefixSelection& selection)

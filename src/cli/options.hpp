@@ -30,6 +30,10 @@ namespace envcheck::cli
 
     void add_input_options(CLI::App& app, TransferOptions& options);
     void add_prefix_options(CLI::App& app, app::PrefixSelection& selection);
+
+    // --python X.Y[.Z]: the python a uv.lock or pylock.toml is read for without an installed
+    // environment (app/marker_python.hpp).
+    void add_python_option(CLI::App& app, std::string& python);
     void add_root_option(CLI::App& app, std::string& root);
     // --fatal-xids LIST and --expect-gpus N: the hardware gates' policy (doctor, check,
     // slurm-health), as the command line gives it.

@@ -251,6 +251,10 @@ namespace envcheck::cli
         {
             return system::find_python(prefix);
         }
+        auto path_python_version() -> std::optional<std::string> override
+        {
+            return system::path_python_version(environment, std::chrono::seconds(10));
+        }
         auto check(const std::string& python, const std::string& framework,
                    std::chrono::milliseconds timeout) -> model::FrameworkFacts override
         {

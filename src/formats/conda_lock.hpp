@@ -31,6 +31,9 @@ namespace envcheck::formats
         // uv.lock, pylock.toml: the python whose markers select packages ("3.11.7"); empty:
         // not known (formats/python_lock.hpp says what is assumed then).
         std::string python_version{};
+        // Where python_version came from ("python3 on PATH"), said in a note; empty: an
+        // installed environment's own python, which needs no note.
+        std::string python_source{};
     };
 
     [[nodiscard]] auto parse_conda_lock(std::string_view text, std::string_view file_name,

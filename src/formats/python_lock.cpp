@@ -52,6 +52,12 @@ namespace envcheck::formats::python_lock
       -> util::Result<Target>
     {
         std::string python = selection.python_version;
+        if (!python.empty() && !selection.python_source.empty())
+        {
+            notes.push_back(std::string(file_name) + ": no installed environment; markers are " +
+                            "evaluated for python " + python + " (" + selection.python_source +
+                            ")");
+        }
         if (python.empty())
         {
             python = python_floor(requires_python);

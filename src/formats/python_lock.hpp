@@ -24,8 +24,9 @@ namespace envcheck::formats::python_lock
       -> util::Error;
 
     // The environment the lock is read for: LockSelection's platform (a conda subdir) and python
-    // version. Without a python version (no installed environment), the lowest version that
-    // `requires_python` allows, said in a note; without either, python markers never match.
+    // version (with its source, when it is not an installed environment's, said in a note).
+    // Without a python version, the lowest version that `requires_python` allows, said in a
+    // note; without either, python markers never match.
     struct Target
     {
         pypi::MarkerEnvironment markers;

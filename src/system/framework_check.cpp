@@ -1,5 +1,6 @@
 #include "system/framework_check.hpp"
 
+#include <algorithm>
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
@@ -198,6 +199,33 @@ emit()
         facts.operation = text("operation").value_or("");
         facts.error = text("error").value_or("");
         return facts;
+    }
+
+    auto path_python_version(const Environment& environment, std::chrono::milliseconds timeout)
+      -> std::optional<std::string>
+    {
+        const auto path = environment.find("PATH");
+        const std::string python =
+          fsio::find_program("python3", path == environment.end() ? std::string() : path->second);
+        if (python.empty())
+        {
+            return std::nullopt;
+        }
+        fsio::ProcessOptions options;
+        options.timeout = timeout;
+        options.environment = environment;
+        options.max_output_bytes = 4096;
+        const auto run = fsio::run_process(
+          { python, "-I", "-c", "import platform; print(platform.python_version())" }, options);
+        if (!run || !run->succeeded())
+        {
+            return std::nullopt;
+        }
+        const auto version = std::string(util::trim(run->out));
+        const bool plain = !version.empty() && util::is_digit(version.front()) &&
+                           std::all_of(version.begin(), version.end(),
+                                       [](char c) { return util::is_digit(c) || c == '.'; });
+        return plain ? std::optional(version) : std::nullopt;
     }
 
     auto run_framework_check(const std::string& python, std::string_view framework,

@@ -24,6 +24,12 @@ namespace envcheck::system
     // The interpreter of an environment: <prefix>/bin/python, then python3; empty when neither.
     [[nodiscard]] auto find_python(const std::string& prefix) -> std::string;
 
+    // The version ("3.12.3") of the python3 that PATH (in `environment`) names, asked under a
+    // deadline; nullopt when there is none, or it fails or does not answer in time.
+    [[nodiscard]] auto path_python_version(const Environment& environment,
+                                           std::chrono::milliseconds timeout)
+      -> std::optional<std::string>;
+
     // Runs `python` on the check script for `framework`. Always returns facts: a python that
     // cannot start, crashes or times out is recorded in error / timed_out.
     [[nodiscard]] auto run_framework_check(

@@ -354,6 +354,15 @@ namespace envcheck::tests
             return pythons.contains(prefix) ? prefix + "/bin/python" : std::string{};
         }
 
+        std::optional<std::string> path_python = "3.12.3"; // the python3 on PATH
+        int path_python_asked = 0;
+
+        auto path_python_version() -> std::optional<std::string> override
+        {
+            ++path_python_asked;
+            return path_python;
+        }
+
         auto check(const std::string& python, const std::string& framework,
                    std::chrono::milliseconds /*timeout*/) -> model::FrameworkFacts override
         {

@@ -79,6 +79,15 @@ def project(tmp_path_factory, wheels):
     return directory
 
 
+def path_with_python(tmp_path, version_python):
+    """A PATH whose python3 is `version_python` (a real interpreter), then the usual one."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    (bin_dir / "python3").unlink(missing_ok=True)
+    (bin_dir / "python3").symlink_to(version_python)
+    return {"PATH": f"{bin_dir}:{os.environ['PATH']}"}
+
+
 def pip_rows(report):
     return {name: status for (manager, name), status in statuses(report).items() if manager == "pip"}
 
@@ -135,11 +144,14 @@ def test_check_reports_drift_on_a_tampered_venv(project, wheels, tmp_path):
 def test_diff_two_uv_locks_and_uv_lock_against_pylock(project, wheels, tmp_path):
     # The same packages; uv.lock records no hashes for wheels of a find-links directory, the
     # pylock.toml does, so each is a re-pin to the same version (the hash became known).
-    exported = envcheck("diff", project / "uv.lock", project / "pylock.toml", "--format", "json")
+    # Both are read for the python3 on PATH (the tests' own python).
+    exported = envcheck("diff", project / "uv.lock", project / "pylock.toml", "--format", "json",
+                        env=path_with_python(tmp_path, sys.executable))
     packages = json.loads(exported.stdout)["packages"]
+    oldpy = f"oldpy=={FORK[1]}"
     assert {(entry["change"], entry["old"], entry["new"]) for entry in packages} == {
         ("changed", "alpha==1.0", "alpha==1.0"), ("changed", "beta==2.0", "beta==2.0"),
-        ("changed", "devtool==0.5", "devtool==0.5"), ("changed", "oldpy==1.0", "oldpy==1.0")}
+        ("changed", "devtool==0.5", "devtool==0.5"), ("changed", oldpy, oldpy)}
     newer = write_project(tmp_path / "newer", wheels, alpha="1.1")
     uv("lock", cwd=newer)
     changed = envcheck("diff", project / "uv.lock", newer / "uv.lock", "--format", "json")
@@ -150,16 +162,45 @@ def test_diff_two_uv_locks_and_uv_lock_against_pylock(project, wheels, tmp_path)
     assert same.returncode == 0, same.stdout
 
 
-def test_export_from_uv_lock_and_pylock(project, wheels):
-    # Without an installed environment the markers are read for the lowest python that
-    # requires-python allows (3.9): oldpy 1.0.
+def test_export_from_uv_lock_and_pylock(project, wheels, tmp_path):
+    # Without an installed environment the markers are read for the python3 on PATH (here the
+    # tests' own python: oldpy FORK), or for --python (3.9: oldpy 1.0); extras are left out
+    # with a note, and exported with --with-optional.
+    index = {"uv.lock": [f"--find-links {wheels}"], "pylock.toml": [f"--index-url file://{wheels}"]}
+    env = path_with_python(tmp_path, sys.executable)
     for lock in ("uv.lock", "pylock.toml"):
-        result = envcheck("export", "--lock", project / lock, "--format", "requirements")
+        result = envcheck("export", "--lock", project / lock, "--format", "requirements", env=env)
         assert result.returncode == 0, result.stderr
-        lines = result.stdout.splitlines()
-        assert lines[1:] == ([f"--find-links {wheels}"] if lock == "uv.lock" else
-                             [f"--index-url file://{wheels}"]) + [
-            "alpha==1.0", "beta==2.0", "devtool==0.5", "oldpy==1.0"], lines
+        assert result.stdout.splitlines()[1:] == index[lock] + [
+            "alpha==1.0", "beta==2.0", "devtool==0.5", f"oldpy=={FORK[1]}"], result.stdout
+        assert f"markers are evaluated for python {PYTHON} (python3 on PATH" in result.stderr, result.stderr
+        if lock == "uv.lock":
+            assert "not exported: 1 package(s) of" in result.stderr, result.stderr
+            assert "(--with-optional exports them): gamma 3.0" in result.stderr, result.stderr
+        old = envcheck("export", "--lock", project / lock, "--format", "requirements", "--python", "3.9")
+        assert old.returncode == 0, old.stderr
+        assert old.stdout.splitlines()[1:] == index[lock] + [
+            "alpha==1.0", "beta==2.0", "devtool==0.5", "oldpy==1.0"], old.stdout
+        assert "markers are evaluated for python 3.9 (--python)" in old.stderr, old.stderr
+    everything = envcheck("export", "--lock", project / "uv.lock", "--format", "requirements",
+                          "--with-optional", "--python", "3.9")
+    assert everything.returncode == 0, everything.stderr
+    assert "gamma==3.0" in everything.stdout.splitlines(), everything.stdout
+    assert "not exported" not in everything.stderr
+    bad = envcheck("export", "--lock", project / "uv.lock", "--python", "three")
+    assert bad.returncode == 2 and "--python 'three' is not a python version" in bad.stderr, bad.stderr
+
+
+@pytest.mark.parametrize("python, oldpy", [("3.9", "1.0"), ("3.12", "2.0")])
+def test_check_pyproject_against_uv_lock_without_an_environment(project, python, oldpy):
+    # The pyproject's own markers hold for the python the lock is read for: only one of its two
+    # oldpy specs applies, and the lock's oldpy for that python satisfies it.
+    code, report = check_json("--env", project / "pyproject.toml", "--lock", project / "uv.lock",
+                              "--no-prefix", "--python", python)
+    assert code == 0, report
+    oldpy_rows = [package for package in report["packages"] if package["name"] == "oldpy"]
+    assert [row["status"] for row in oldpy_rows] == ["ok"], oldpy_rows
+    assert any(f"markers are evaluated for python {python} (--python)" in note for note in report["notes"]), report["notes"]
 
 
 def test_lint_outlines_uv_lock_and_pylock(project):
