@@ -218,7 +218,7 @@ namespace envcheck::kernels
         TensorKernel kernel = TensorKernel::automatic; // the kernel that ran
         std::vector<float> times_ms;                   // one per timed repeat, after warm-up
         double median_ms = 0.0;
-        double spread = 0.0;         // (max - min) / median of times_ms, as gpu::summarize has it
+        double spread = 0.0;         // (max - min) / median of times_ms, as util::summarize has it
         double tflops = 0.0;         // at the median time
         double relative_error = 0.0; // as relative_error_bound defines it, over the samples
         double error_bound = 0.0;    // relative_error_bound(format)

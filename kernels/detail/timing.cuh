@@ -91,8 +91,8 @@ namespace envcheck::kernels::detail
         return {};
     }
 
-    // The median and (max - min) / median, as gpu::summarize defines them (src/gpu cannot be
-    // used from here: the kernels sit below it). Zeros for no samples.
+    // The median and (max - min) / median, as util::summarize defines them (its header needs
+    // C++20's std::span; the kernels compile as C++17). Zeros for no samples.
     inline void median_and_spread(std::vector<float> samples, double& median, double& spread)
     {
         median = 0.0;

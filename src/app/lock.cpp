@@ -84,8 +84,8 @@ namespace envcheck::app
         }
 
         auto new_lock(const std::optional<LoadedEnvironmentFile>& environment_file,
-                      const model::InstalledEnvironment& installed, const LockRequest& request,
-                      const std::string& path, Ports& ports) -> model::Lock
+                      const model::InstalledEnvironment& installed, const std::string& path,
+                      model::LockedMachine machine, Ports& ports) -> model::Lock
         {
             model::Lock lock;
             lock.format_version = std::to_string(formats::lock_schema_version);
@@ -99,8 +99,7 @@ namespace envcheck::app
                     environment_file->sha256
                 };
             }
-            lock.machine =
-              current_machine(!request.no_gpu, installed.python_version, ports).machine;
+            lock.machine = std::move(machine);
             lock.packages = installed.packages;
             return lock;
         }
@@ -125,13 +124,15 @@ namespace envcheck::app
 
         // Writes the lock, measured unless no_gpu (baselines vary from run to run, so they are
         // measured only once the packages and machine say the lock is to be written).
-        auto write_lock(const LockRequest& request, Ports& ports, LockOutcome& outcome)
-          -> util::Result<void>
+        auto write_lock(const LockRequest& request, const MachineState& state, Ports& ports,
+                        LockOutcome& outcome) -> util::Result<void>
         {
             if (!request.no_gpu)
             {
+                const model::MachineFacts* spare_busy =
+                  state.facts && !request.even_if_busy ? &*state.facts : nullptr;
                 outcome.lock.performance =
-                  record_performance(ports, outcome.performance_not_recorded);
+                  record_performance(spare_busy, ports, outcome.performance_not_recorded);
             }
             // Without force, a lock another process wrote since it was judged above is kept.
             return ports.files.write_atomic(
@@ -202,12 +203,13 @@ namespace envcheck::app
                 return outcome;
             }
         }
-        outcome.lock = new_lock(*environment_file, *installed, request, outcome.path, ports);
+        auto state = current_machine(!request.no_gpu, installed->python_version, ports);
+        outcome.lock = new_lock(*environment_file, *installed, outcome.path, state.machine, ports);
         if (!judge_existing_lock(*installed, request.force, ports.files, outcome))
         {
             return outcome;
         }
-        if (auto written = write_lock(request, ports, outcome); !written)
+        if (auto written = write_lock(request, state, ports, outcome); !written)
         {
             return util::unexpected(written.error());
         }

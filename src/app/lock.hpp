@@ -32,6 +32,9 @@ namespace envcheck::app
         std::string output; // empty: beside the environment file
         bool force = false; // replace an existing lock that differs
         bool no_gpu = false;
+        // Measure GPUs that other processes compute on too; else they get no baseline, and
+        // performance_not_recorded says why (passive when busy).
+        bool even_if_busy = false;
     };
 
     enum class LockStatus
@@ -49,7 +52,7 @@ namespace envcheck::app
         LockStatus status = LockStatus::written;
         std::string path;                     // of the lock
         model::Lock lock;                     // what was (or would have been) written
-        std::string performance_not_recorded; // why, when the GPU was asked but not measured
+        std::string performance_not_recorded; // why GPUs were asked for but (some) not measured
         UnreadableRecords unreadable;         // unreadable_records
         model::EnvironmentCheck unsatisfied;  // unsatisfied
         std::size_t packages_differ = 0;      // differs

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "checks/doctor_hardware.hpp"
+#include "util/strings.hpp"
 
 namespace envcheck::app
 {
@@ -146,20 +147,58 @@ namespace envcheck::app
         return report;
     }
 
-    auto record_performance(Ports& ports, std::string& why_not)
-      -> std::optional<std::vector<model::PerfBaseline>>
+    auto record_performance(const model::MachineFacts* spare_busy, Ports& ports,
+                            std::string& why_not) -> std::optional<std::vector<model::PerfBaseline>>
     {
-        const auto report = measure_quick_smoke(ports);
-        if (report.availability != model::GpuAvailability::available)
+        SmokeRunRequest request;
+        request.mode = model::SmokeMode::quick;
+        request.device = std::nullopt;
+        std::vector<model::SmokeReport> reports;
+        for (int run = 0; run < baseline_runs; ++run)
         {
-            why_not = report.diagnosis.empty() ? std::string(model::to_string(report.availability))
-                                               : report.diagnosis;
-            return std::nullopt;
+            reports.push_back(spare_busy != nullptr
+                                ? run_smoke_sparing_busy(request, *spare_busy, ports)
+                                : ports.smoke.run(request));
+            const auto& report = reports.back();
+            if (report.availability != model::GpuAvailability::available)
+            {
+                why_not = report.diagnosis.empty()
+                            ? std::string(model::to_string(report.availability))
+                            : report.diagnosis;
+                return std::nullopt;
+            }
         }
         std::vector<model::PerfBaseline> baselines;
-        for (const auto& device : report.devices)
+        std::vector<std::string> spared;
+        for (const auto& device : reports.front().devices)
         {
-            baselines.push_back(model::make_baseline(device, model::SmokeMode::quick));
+            std::vector<model::DeviceSmoke> runs;
+            for (const auto& report : reports)
+            {
+                for (const auto& other : report.devices)
+                {
+                    if (other.device.index == device.device.index)
+                    {
+                        runs.push_back(other);
+                    }
+                }
+            }
+            const bool all_skipped =
+              !device.probes.empty() &&
+              std::all_of(device.probes.begin(), device.probes.end(),
+                          [](const auto& probe) { return probe.status == model::Status::skip; });
+            if (all_skipped && spare_busy != nullptr &&
+                checks::busy_reason(*spare_busy, device.device.index))
+            {
+                spared.push_back("GPU " + std::to_string(device.device.index) + ": " +
+                                 device.probes.front().message);
+                continue;
+            }
+            baselines.push_back(model::make_baseline(runs, model::SmokeMode::quick));
+        }
+        if (!spared.empty())
+        {
+            why_not = util::join(spared, "; ") + " (--even-if-busy measures it anyway)";
         }
         return baselines;
     }

@@ -43,9 +43,16 @@ namespace envcheck::app
                                               const model::MachineFacts& facts, Ports& ports)
       -> model::SmokeReport;
 
-    // One baseline per GPU from a quick smoke run; nullopt (with the reason in `why_not`) when
-    // no GPU could be probed.
-    [[nodiscard]] auto record_performance(Ports& ports, std::string& why_not)
+    // How many independent quick runs a lock's baselines are made from: enough to see the
+    // spread between runs, which the repeats within one run do not show.
+    inline constexpr int baseline_runs = 3;
+
+    // One baseline per GPU from baseline_runs quick smoke runs (model::make_baseline); nullopt
+    // (with the reason in `why_not`) when no GPU could be probed. With `spare_busy` (the facts
+    // probed before), a GPU that other processes compute on gets no baseline, and `why_not`
+    // names it and the processes.
+    [[nodiscard]] auto record_performance(const model::MachineFacts* spare_busy, Ports& ports,
+                                          std::string& why_not)
       -> std::optional<std::vector<model::PerfBaseline>>;
 }
 

@@ -284,7 +284,12 @@ namespace envcheck::checks
 
     auto default_fatal_xids() -> std::vector<int>
     {
-        return { 48, 62, 63, 64, 74, 79, 92, 94, 95, 119, 120, 140, 154 };
+        // The Xids whose immediate action in NVIDIA's Xid catalog (Ampere and newer, as
+        // NVIDIA/NVSentinel's xiderrorsmapping.csv carries it) is a GPU reset, a reboot or a
+        // hardware workflow (ECC DBE, NVLink). RESTART_APP and IGNORE ones (13, 31, 43, 63, 92,
+        // 94, 154, ...) are the application's or informational.
+        return { 46,  48,  62,  64,  74,  79,  95,  109, 110, 119, 120, 136, 140,
+                 143, 144, 145, 146, 147, 148, 149, 150, 155, 156, 158, 160 };
     }
 
     auto parse_xid_list(std::string_view text) -> util::Result<std::vector<int>>

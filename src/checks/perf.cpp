@@ -27,11 +27,6 @@ namespace envcheck::checks
             return std::string(buffer.data(), result.ptr);
         }
 
-        auto percent(double fraction) -> std::string
-        {
-            return format(100.0 * fraction, std::chars_format::fixed, 0) + "%";
-        }
-
         // Whole numbers from 100 up, three significant digits below: 4252, 41.3, 0.812.
         auto number(double value) -> std::string
         {
@@ -257,7 +252,17 @@ namespace envcheck::checks
                                 : comparison.change;
             const std::string values = "(" + with_unit(metric.value, metric.unit) + " locked, " +
                                        with_unit(fresh->value, metric.unit) + " now; tolerance " +
-                                       percent(comparison.tolerance) + ")";
+                                       util::format_percent(comparison.tolerance) + ")";
+            if (!metric.informational.empty())
+            {
+                // Reported, never failed: a drop beyond the tolerance is a warning.
+                comparison.status = comparison.drop <= comparison.tolerance ? model::Status::pass
+                                                                            : model::Status::warn;
+                comparison.message =
+                  metric.key() + " is informational, " + metric.informational + " " + values;
+                comparisons.push_back(std::move(comparison));
+                continue;
+            }
             if (comparison.drop <= comparison.tolerance)
             {
                 comparison.status = model::Status::pass;
@@ -271,7 +276,7 @@ namespace envcheck::checks
               metric.key() +
               (metric.direction == model::MetricDirection::higher_is_better ? " dropped "
                                                                             : " slowed ") +
-              percent(comparison.drop) + " " + values + "; likely cause: " +
+              util::format_percent(comparison.drop) + " " + values + "; likely cause: " +
               (comparison.causes.empty()
                  ? std::string("none found in the machine facts (clocks, PCIe link, ECC, "
                                "other processes look normal)")

@@ -111,6 +111,9 @@ namespace envcheck::cli
         app.add_flag("--force", request.force, "Replace an existing lock that differs");
         app.add_flag("--no-gpu", request.no_gpu,
                      "Do not probe the driver and GPUs, and record no performance baselines");
+        app.add_flag("--even-if-busy", request.even_if_busy,
+                     "Measure the baselines on GPUs that other processes compute on too "
+                     "(default: they get none)");
         return [options](app::Ports& ports, const app::LoadedConfig& /*config*/)
         { return lock_and_report(*options, ports); };
     }

@@ -11,7 +11,6 @@
 #include "gpu/build_info.hpp"
 #include "gpu/cuda_errors.hpp"
 #include "gpu/overlap_model.hpp"
-#include "gpu/statistics.hpp"
 #include "kernels/bandwidth.cuh"
 #include "kernels/bank_conflicts.cuh"
 #include "kernels/hbm.cuh"
@@ -19,6 +18,7 @@
 #include "kernels/matmul.cuh"
 #include "kernels/stream_overlap.cuh"
 #include "kernels/tensor_gemm.cuh"
+#include "util/statistics.hpp"
 #include "util/strings.hpp"
 #endif
 
@@ -58,7 +58,7 @@ namespace envcheck::gpu
         auto metric(std::string name, std::span<const double> samples, std::string unit,
                     MetricDirection direction) -> Metric
         {
-            const Summary summary = summarize(samples);
+            const util::Summary summary = util::summarize(samples);
             return Metric{ std::move(name),
                            summary.median,
                            std::move(unit),
@@ -238,7 +238,7 @@ namespace envcheck::gpu
             std::vector<double> medians;
             for (std::size_t i = 0; i < run.strides.size(); ++i)
             {
-                const auto summary = summarize(to_doubles(run.times_ms[i]));
+                const auto summary = util::summarize(to_doubles(run.times_ms[i]));
                 medians.push_back(summary.median);
                 const std::string name = run.strides[i] == kernels::padded_stride
                                            ? "padded_ms"

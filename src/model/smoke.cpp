@@ -5,6 +5,8 @@
 #include <utility>
 
 #include "util/enum_text.hpp"
+#include "util/statistics.hpp"
+#include "util/strings.hpp"
 
 namespace envcheck::model
 {
@@ -139,29 +141,63 @@ namespace envcheck::model
         return probe + "." + name;
     }
 
-    auto make_baseline(const DeviceSmoke& measured, SmokeMode mode) -> PerfBaseline
+    auto make_baseline(std::span<const DeviceSmoke> runs, SmokeMode mode) -> PerfBaseline
     {
         PerfBaseline baseline;
-        baseline.device_index = measured.device.index;
-        baseline.device_name = measured.device.name;
-        baseline.device_uuid = measured.device.uuid;
-        baseline.pci_bus_id = measured.device.pci_bus_id;
         baseline.mode = mode;
-        for (const auto& probe : measured.probes)
+        if (runs.empty())
         {
-            if (probe.status != Status::pass)
-            {
-                continue;
-            }
+            return baseline;
+        }
+        const auto& first = runs.front();
+        baseline.device_index = first.device.index;
+        baseline.device_name = first.device.name;
+        baseline.device_uuid = first.device.uuid;
+        baseline.pci_bus_id = first.device.pci_bus_id;
+        for (const auto& probe : first.probes)
+        {
             for (const auto& metric : probe.metrics)
             {
                 if (metric.direction == MetricDirection::informational)
                 {
                     continue;
                 }
-                baseline.metrics.push_back(BaselineMetric{ probe.id, metric.name, metric.value,
-                                                           metric.spread, metric.samples,
-                                                           metric.unit, metric.direction });
+                std::vector<double> values;
+                std::vector<double> spreads;
+                int samples = 0;
+                for (const auto& run : runs)
+                {
+                    const auto found =
+                      std::find_if(run.probes.begin(), run.probes.end(),
+                                   [&](const ProbeResult& other) { return other.id == probe.id; });
+                    const Metric* same = found == run.probes.end() || found->status != Status::pass
+                                           ? nullptr
+                                           : found->metric(metric.name);
+                    if (same == nullptr)
+                    {
+                        break;
+                    }
+                    values.push_back(same->value);
+                    spreads.push_back(same->spread);
+                    samples += same->samples;
+                }
+                if (values.size() != runs.size())
+                {
+                    continue; // not measured in every run: no baseline to hold it to
+                }
+                const auto between = util::summarize(values);
+                const double spread = std::max(between.spread, util::summarize(spreads).median);
+                BaselineMetric kept{ probe.id, metric.name, between.median,   spread,
+                                     samples,  metric.unit, metric.direction, {} };
+                if (spread > stable_spread)
+                {
+                    kept.informational = "its spread (" + util::format_percent(spread, 1) +
+                                         " over " + std::to_string(runs.size()) +
+                                         (runs.size() == 1 ? " run" : " runs") + ") is above " +
+                                         util::format_percent(stable_spread) +
+                                         ", too noisy to show a 5% drop";
+                }
+                baseline.metrics.push_back(std::move(kept));
             }
         }
         return baseline;

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -129,6 +130,9 @@ namespace envcheck::model
         int samples = 1;
         std::string unit;
         MetricDirection direction = MetricDirection::higher_is_better;
+        // Why the metric is reported but never fails a check (its spread was above
+        // stable_spread when it was locked); empty: compared against its tolerance.
+        std::string informational;
 
         // "bandwidth.h2d_pinned_gbps": the key tolerances are overridden by.
         [[nodiscard]] auto key() const -> std::string;
@@ -148,9 +152,17 @@ namespace envcheck::model
         auto operator==(const PerfBaseline&) const -> bool = default;
     };
 
-    // The baseline a lock stores for one device: every higher- or lower-is-better metric of the
-    // probes that passed.
-    [[nodiscard]] auto make_baseline(const DeviceSmoke& measured, SmokeMode mode) -> PerfBaseline;
+    // The largest spread a compared metric may have: a metric noisier than 3% could not show a
+    // 5% drop apart from its own noise, so a lock records it as informational.
+    inline constexpr double stable_spread = 0.03;
+
+    // The baseline a lock stores for one device from independent runs of the same probes on it
+    // (one run or several): every higher- or lower-is-better metric of the probes that passed in
+    // every run. Its value is the median over the runs; its spread the larger of the spread
+    // between the runs and the median spread within them; its samples all the runs' together.
+    // A metric whose spread is above stable_spread is recorded as informational, with why.
+    [[nodiscard]] auto make_baseline(std::span<const DeviceSmoke> runs, SmokeMode mode)
+      -> PerfBaseline;
 
     // The machine facts that explain a drop, read when the metrics were measured (the lead fills
     // it from the system probe: NVML, sysfs). Unknown facts stay nullopt / empty.

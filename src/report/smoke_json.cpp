@@ -133,13 +133,18 @@ namespace envcheck::report
         json metrics = json::array();
         for (const auto& metric : baseline.metrics)
         {
-            metrics.push_back(json{ { "probe", metric.probe },
-                                    { "name", metric.name },
-                                    { "value", number(metric.value) },
-                                    { "spread", number(metric.spread) },
-                                    { "samples", metric.samples },
-                                    { "unit", metric.unit },
-                                    { "direction", model::to_string(metric.direction) } });
+            json item{ { "probe", metric.probe },
+                       { "name", metric.name },
+                       { "value", number(metric.value) },
+                       { "spread", number(metric.spread) },
+                       { "samples", metric.samples },
+                       { "unit", metric.unit },
+                       { "direction", model::to_string(metric.direction) } };
+            if (!metric.informational.empty())
+            {
+                item["informational"] = metric.informational;
+            }
+            metrics.push_back(std::move(item));
         }
         return json{
             { "device_index", baseline.device_index },   { "device_name", baseline.device_name },
@@ -187,6 +192,8 @@ namespace envcheck::report
               .required("samples", metric.samples)
               .required("unit", metric.unit)
               .required("direction", direction);
+            std::optional<std::string> informational;
+            metric_reader.optional("informational", informational);
             if (!metric_reader.ok())
             {
                 return util::unexpected(parse_failure(metric_reader.error()));
@@ -198,6 +205,7 @@ namespace envcheck::report
                   parse_failure(path + ".direction: unknown direction '" + direction + "'"));
             }
             metric.direction = *parsed_direction;
+            metric.informational = informational.value_or("");
             baseline.metrics.push_back(std::move(metric));
         }
         return baseline;

@@ -1,6 +1,8 @@
 #include "util/strings.hpp"
 
 #include <algorithm>
+#include <array>
+#include <charconv>
 #include <limits>
 
 namespace envcheck::util
@@ -411,5 +413,13 @@ namespace envcheck::util
             }
         }
         return best;
+    }
+
+    auto format_percent(double fraction, int decimals) -> std::string
+    {
+        std::array<char, 64> buffer{};
+        const auto result = std::to_chars(buffer.data(), buffer.data() + buffer.size(),
+                                          100.0 * fraction, std::chars_format::fixed, decimals);
+        return std::string(buffer.data(), result.ptr) + "%";
     }
 }

@@ -40,6 +40,9 @@ namespace envcheck::util
     [[nodiscard]] auto parse_int(std::string_view text) -> std::optional<long long>;
     // The value of one hex digit (either case), or -1.
     [[nodiscard]] auto hex_digit_value(char c) -> int;
+
+    // A fraction as a percentage with `decimals` digits after the point: 0.052 -> "5.2%" (1).
+    [[nodiscard]] auto format_percent(double fraction, int decimals = 0) -> std::string;
     // URL percent-decoding: each %XX becomes its byte; a '%' without two hex digits stays.
     [[nodiscard]] auto percent_decode(std::string_view text) -> std::string;
 

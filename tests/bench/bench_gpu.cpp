@@ -21,12 +21,12 @@
 
 #include "driver/cuda_driver.hpp"
 #include "gpu/overlap_model.hpp"
-#include "gpu/statistics.hpp"
 #include "kernels/bandwidth.cuh"
 #include "kernels/bank_conflicts.cuh"
 #include "kernels/device.cuh"
 #include "kernels/matmul.cuh"
 #include "kernels/stream_overlap.cuh"
+#include "util/statistics.hpp"
 
 using nlohmann::ordered_json;
 using namespace envcheck;
@@ -63,7 +63,7 @@ namespace
 
     auto median(std::vector<double> values) -> double
     {
-        return gpu::summarize(values).median;
+        return util::summarize(values).median;
     }
 
     // Times `launch` with events: warm-up for `warmup_ms`, then `repeats` single launches.
@@ -339,7 +339,7 @@ namespace
                 rates.push_back((d2d ? 2.0 : 1.0) * static_cast<double>(m.request.bytes) *
                                 m.copies_per_sample / (static_cast<double>(ms) * 1e-3) / 1e9);
             }
-            const auto summary = gpu::summarize(rates);
+            const auto summary = util::summarize(rates);
             probe[std::string(kernels::to_string(m.request.kind))] = {
                 { "median_gbps", summary.median },
                 { "spread", summary.spread },
@@ -420,7 +420,7 @@ namespace
                 efficiency.push_back(ideal.back() / run.overlapped_ms[r]);
             }
             const double repeats = static_cast<double>(run.parts.size());
-            const auto e = gpu::summarize(efficiency);
+            const auto e = util::summarize(efficiency);
             out.push_back(
               { { "config", config.name },
                 { "bytes", config.bytes },

@@ -33,11 +33,11 @@
 #include <cuda_runtime_api.h>
 #include <nlohmann/json.hpp>
 
-#include "gpu/statistics.hpp"
 #include "kernels/bandwidth.cuh"
 #include "kernels/device.cuh"
 #include "kernels/hbm.cuh"
 #include "kernels/tensor_gemm.cuh"
+#include "util/statistics.hpp"
 
 using nlohmann::ordered_json;
 using namespace envcheck;
@@ -193,7 +193,7 @@ namespace
         {
             cudaEventDestroy(event);
         }
-        const auto summary = gpu::summarize(timing.ms);
+        const auto summary = util::summarize(timing.ms);
         timing.median = summary.median;
         timing.spread = summary.spread;
         return timing;
@@ -426,7 +426,7 @@ namespace
             {
                 continue;
             }
-            const auto summary = gpu::summarize(contestant.ms);
+            const auto summary = util::summarize(contestant.ms);
             const double value = flops / (summary.median * 1e-3) / 1e12;
             peers[contestant.name] = { { "tflops", value },
                                        { "spread", summary.spread },
@@ -447,7 +447,7 @@ namespace
             {
                 continue;
             }
-            const auto summary = gpu::summarize(contestant.ms);
+            const auto summary = util::summarize(contestant.ms);
             const double value = flops / (summary.median * 1e-3) / 1e12;
             require(cudaMemset(c, 0xFF, elements * sizeof(float)), "cudaMemset");
             contestant.launch();

@@ -218,12 +218,21 @@ namespace
             CAPTURE(bad);
             CHECK_FALSE(checks::parse_xid_list(bad).has_value());
         }
+        // NVIDIA's Xid catalog: reset, reboot or a hardware workflow is fatal; restarting the
+        // application, or nothing, is not.
         const auto defaults = checks::default_fatal_xids();
-        for (const int xid : { 48, 63, 64, 74, 79, 92, 94, 95, 119, 120 })
+        const auto fatal = [&](int xid)
+        { return std::find(defaults.begin(), defaults.end(), xid) != defaults.end(); };
+        for (const int xid : { 46, 48, 62, 64, 74, 79, 95, 109, 119, 120, 140, 143, 144, 158 })
         {
-            CHECK(std::find(defaults.begin(), defaults.end(), xid) != defaults.end());
+            CAPTURE(xid);
+            CHECK(fatal(xid));
         }
-        CHECK(std::find(defaults.begin(), defaults.end(), 13) == defaults.end());
+        for (const int xid : { 13, 31, 43, 45, 63, 92, 94, 154 })
+        {
+            CAPTURE(xid);
+            CHECK_FALSE(fatal(xid));
+        }
     }
 
     TEST_CASE("add_xid_events bounds what it keeps", "[model][hardware]")

@@ -19,12 +19,30 @@ namespace
         locked.device_name = "NVIDIA H200";
         locked.device_uuid = "GPU-1";
         locked.metrics = {
-            { "matmul-shared", "tuned_tflops", 40.0, 0.01, 10, "TFLOP/s",
-              MetricDirection::higher_is_better },
-            { "bandwidth", "h2d_pinned_gbps", 55.0, 0.05, 5, "GB/s",
-              MetricDirection::higher_is_better },
-            { "stream-overlap", "overlapped_ms", 1.0, 0.0, 5, "ms",
-              MetricDirection::lower_is_better },
+            { "matmul-shared",
+              "tuned_tflops",
+              40.0,
+              0.01,
+              10,
+              "TFLOP/s",
+              MetricDirection::higher_is_better,
+              {} },
+            { "bandwidth",
+              "h2d_pinned_gbps",
+              55.0,
+              0.05,
+              5,
+              "GB/s",
+              MetricDirection::higher_is_better,
+              {} },
+            { "stream-overlap",
+              "overlapped_ms",
+              1.0,
+              0.0,
+              5,
+              "ms",
+              MetricDirection::lower_is_better,
+              {} },
         };
         return locked;
     }
@@ -82,11 +100,11 @@ namespace
     {
         PerfTolerance tolerance;
         const auto locked = baseline();
-        CHECK(tolerance.for_metric(locked.metrics[0]) == Approx(0.10)); // 3 x 1% < 10%
-        CHECK(tolerance.for_metric(locked.metrics[1]) == Approx(0.15)); // 3 x 5% > 10%
+        CHECK(tolerance.for_metric(locked.metrics[0]) == Approx(0.04));  // 1.5 x 1% < 4%
+        CHECK(tolerance.for_metric(locked.metrics[1]) == Approx(0.075)); // 1.5 x 5% > 4%
         tolerance.per_metric["bandwidth.h2d_pinned_gbps"] = 0.02;
         CHECK(tolerance.for_metric(locked.metrics[1]) == Approx(0.02)); // overridden exactly
-        CHECK(tolerance.for_metric(locked.metrics[0]) == Approx(0.10));
+        CHECK(tolerance.for_metric(locked.metrics[0]) == Approx(0.04));
     }
 
     TEST_CASE("apply_perf_tolerance", "[checks][PerfTolerance]")
@@ -99,10 +117,10 @@ namespace
             std::map<std::string, double> per_metric;
         };
         const std::vector<Case> positive = {
-            { {}, 0.10, {} },
+            { {}, 0.04, {} },
             { { "15%" }, 0.15, {} },
             { { "0.2" }, 0.20, {} },
-            { { "bandwidth.h2d_pinned_gbps=5%" }, 0.10, { { "bandwidth.h2d_pinned_gbps", 0.05 } } },
+            { { "bandwidth.h2d_pinned_gbps=5%" }, 0.04, { { "bandwidth.h2d_pinned_gbps", 0.05 } } },
             { { "25%", "matmul-shared.tuned_tflops=0.3", "matmul-shared.tuned_tflops=2.5%" },
               0.25,
               { { "matmul-shared.tuned_tflops", 0.025 } } },
@@ -151,7 +169,7 @@ namespace
             const auto applied = checks::apply_perf_tolerance(tolerance, text);
             REQUIRE_FALSE(applied);
             CHECK(applied.error().kind == util::ErrorKind::usage);
-            CHECK(tolerance.relative == Approx(0.10));
+            CHECK(tolerance.relative == Approx(0.04));
             CHECK(tolerance.per_metric.empty());
         }
     }
@@ -161,15 +179,22 @@ namespace
         SECTION("within tolerance, in both directions")
         {
             const auto result =
-              compare_performance(baseline(), measured(37.0, 49.0, 1.05), healthy(), {});
+              compare_performance(baseline(), measured(38.8, 52.0, 1.03), healthy(), {});
             CHECK(statuses(result) ==
                   std::vector<Status>{ Status::pass, Status::pass, Status::pass });
-            CHECK(result[0].change == Approx(-0.075));
-            CHECK(result[0].drop == Approx(0.075));
-            CHECK(result[2].drop == Approx(0.05)); // lower is better: slower is a positive drop
+            CHECK(result[0].change == Approx(-0.03));
+            CHECK(result[0].drop == Approx(0.03));
+            CHECK(result[2].drop == Approx(0.03)); // lower is better: slower is a positive drop
             CHECK(result[0].message ==
                   "matmul-shared.tuned_tflops within tolerance (40 TFLOP/s locked, "
-                  "37 TFLOP/s now; tolerance 10%)");
+                  "38.8 TFLOP/s now; tolerance 4%)");
+        }
+        SECTION("a 5% drop fails every metric that spread less than 3% when locked")
+        {
+            const auto result =
+              compare_performance(baseline(), measured(38.0, 55.0, 1.05), healthy(), {});
+            CHECK(statuses(result) ==
+                  std::vector<Status>{ Status::fail, Status::pass, Status::fail });
         }
         SECTION("faster than locked is never a failure")
         {
@@ -188,7 +213,7 @@ namespace
                   std::vector<Status>{ Status::fail, Status::pass, Status::pass });
             CHECK(result[0].message ==
                   "matmul-shared.tuned_tflops dropped 25% (40 TFLOP/s locked, 30 TFLOP/s now; "
-                  "tolerance 10%); "
+                  "tolerance 4%); "
                   "likely cause: none found in the machine facts (clocks, PCIe link, ECC, other "
                   "processes look "
                   "normal)");
@@ -203,9 +228,9 @@ namespace
         SECTION("a per-metric tolerance overrides the default")
         {
             PerfTolerance strict;
-            strict.per_metric["matmul-shared.tuned_tflops"] = 0.05;
+            strict.per_metric["matmul-shared.tuned_tflops"] = 0.02;
             const auto result =
-              compare_performance(baseline(), measured(37.0, 55.0, 1.0), healthy(), strict);
+              compare_performance(baseline(), measured(39.0, 55.0, 1.0), healthy(), strict);
             CHECK(result[0].status == Status::fail);
         }
     }
@@ -236,11 +261,31 @@ namespace
             CHECK(result[1].message == "bandwidth.h2d_pinned_gbps not measured: error: timed out");
             CHECK_FALSE(result[1].measured);
         }
-        SECTION("informational metrics are never compared")
+        SECTION("a metric locked as informational never fails: a drop beyond tolerance warns")
         {
             auto locked = baseline();
-            locked.metrics.push_back({ "bank-conflicts", "slowdown_32way", 30.0, 0.0, 1, "x",
-                                       MetricDirection::informational });
+            locked.metrics[0].informational = "its spread (8.0% over 3 runs) is above 3%";
+            const auto dropped =
+              compare_performance(locked, measured(30.0, 55.0, 1.0), healthy(), {});
+            CHECK(statuses(dropped) ==
+                  std::vector<Status>{ Status::warn, Status::pass, Status::pass });
+            CHECK(dropped[0].message ==
+                  "matmul-shared.tuned_tflops is informational, its spread (8.0% over 3 runs) is "
+                  "above 3% (40 TFLOP/s locked, 30 TFLOP/s now; tolerance 4%)");
+            CHECK(compare_performance(locked, measured(39.0, 55.0, 1.0), healthy(), {})[0].status ==
+                  Status::pass);
+        }
+        SECTION("metrics of informational direction are never compared")
+        {
+            auto locked = baseline();
+            locked.metrics.push_back({ "bank-conflicts",
+                                       "slowdown_32way",
+                                       30.0,
+                                       0.0,
+                                       1,
+                                       "x",
+                                       MetricDirection::informational,
+                                       {} });
             CHECK(compare_performance(locked, measured(40.0, 55.0, 1.0), healthy(), {}).size() ==
                   3);
         }

@@ -123,27 +123,56 @@ for mode in --quick --full; do
     printf 'smoke %s -> exit %d, wall %.2f s\n' "$mode" "$rc" "$(since "$t0")" >> "$OUT/smoke.txt"
 done
 "$E" smoke --quick --format json > "$OUT/smoke.json" 2>&1
+# Where check --lock's GPU time goes: the quick probes one by one against the whole process, and
+# the driver probes (NVML and libcuda children) alone.
+{
+    for _ in 1 2 3; do
+        t0=$EPOCHREALTIME
+        "$E" smoke --quick --format json > "$OUT/smoke-timing.json" 2>/dev/null
+        wall=$(since "$t0")
+        python3 - "$OUT/smoke-timing.json" "$wall" <<'PY'
+import json, sys
+report = json.load(open(sys.argv[1]))
+probes = report["devices"][0]["probes"]
+inside = sum(p.get("duration_seconds") or 0 for p in probes)
+print(f"smoke --quick wall {float(sys.argv[2]):.3f} s; probes {inside:.3f} s; report {report.get('duration_seconds')}: " +
+      ", ".join(f"{p['id']} {p.get('duration_seconds', 0):.3f}" for p in probes))
+PY
+    done
+    for _ in 1 2 3; do
+        t0=$EPOCHREALTIME; "$E" probe --format json > /dev/null 2>&1
+        echo "probe (NVML and libcuda children) wall $(since "$t0") s"
+    done
+} > "$OUT/timing.txt" 2>&1
+# The run-to-run spread of what a lock records: six runs of smoke --quick.
+for run_number in 1 2 3 4 5 6; do
+    "$E" smoke --quick --format json > "$OUT/smoke-quick-$run_number.json" 2>/dev/null
+done
 # Run-to-run spread of every metric a lock records (issue 16: a 5% drop must be visible): six
 # runs of smoke --full, each metric's (max - min) / median over the runs' medians.
 for run_number in 1 2 3 4 5 6; do
     "$E" smoke --full --format json > "$OUT/smoke-full-$run_number.json" 2>/dev/null
 done
-python3 - "$OUT"/smoke-full-*.json > "$OUT/smoke-spread.txt" <<'PY'
+spread_py=$(cat <<'PY'
 import json, statistics, sys
-runs = [json.load(open(path)) for path in sys.argv[1:]]
+runs = [json.load(open(path)) for path in sys.argv[2:]]
+mode = sys.argv[1]
 values = {}
 for run in runs:
     for probe in run["devices"][0]["probes"]:
         for name, value in (probe.get("metrics") or {}).items():
             if isinstance(value, (int, float)):
                 values.setdefault((probe["id"], name), []).append(value)
-print(f"run-to-run spread over {len(runs)} runs of smoke --full: (max - min) / median")
+print(f"run-to-run spread over {len(runs)} runs of smoke {mode}: (max - min) / median")
 for (probe, name), series in values.items():
     median = statistics.median(series)
     spread = (max(series) - min(series)) / median if median else float("nan")
     flag = "  > 3%" if spread > 0.03 else ""
     print(f"{probe:15s} {name:32s} median {median:12.4g}  spread {100 * spread:6.2f}%{flag}")
 PY
+)
+python3 -c "$spread_py" --full "$OUT"/smoke-full-*.json > "$OUT/smoke-spread.txt"
+python3 -c "$spread_py" --quick "$OUT"/smoke-quick-*.json >> "$OUT/smoke-spread.txt"
 # Passive when busy: while a process of another holds GPU 0 (torch, a context and 1 GiB), smoke
 # skips the GPU with the reason; --even-if-busy probes it all the same.
 "$PREFIX/bin/python" -c "import torch, time; x = torch.ones(1 << 28, device='cuda'); print('holding', flush=True); time.sleep(120)" > "$OUT/holder.txt" 2>&1 &
@@ -152,6 +181,8 @@ for _ in $(seq 120); do grep -q holding "$OUT/holder.txt" && break; sleep 0.5; d
 {
     "$E" smoke --quick; echo "smoke --quick, GPU 0 held by pid $holder -> exit $?"
     "$E" smoke --quick --even-if-busy --probe hello; echo "smoke --quick --even-if-busy --probe hello, GPU 0 held -> exit $?"
+    "$E" lock --prefix "$PREFIX" --output "$OUT/busy.lock.json" 2>&1 | sed 's/^/busy lock: /'
+    echo "lock, GPU 0 held -> exit ${PIPESTATUS[0]}"
 } >> "$OUT/smoke.txt" 2>&1
 kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null
 
@@ -159,7 +190,15 @@ step "lock and check" | tee "$OUT/lock.txt"
 {
     lock="$OUT/torch.lock.json"
     "$E" lock --prefix "$PREFIX" --output "$lock"; echo "lock -> exit $?"
-    python3 -c "import json,sys; l=json.load(open(sys.argv[1])); print('machine:', json.dumps(l['machine'])); print('baselines:', [(b['device_name'], len(b['metrics'])) for b in (l['performance'] or [])])" "$lock"
+    python3 -c "import json,sys; l=json.load(open(sys.argv[1])); print('machine:', json.dumps(l['machine'])); print('baselines:', [(b['device_name'], len(b['metrics'])) for b in (l['performance'] or [])]); [print('  locked', m['probe'] + '.' + m['name'], m['value'], 'spread', m['spread'], '(informational: ' + m['informational'] + ')' if m.get('informational') else '') for b in (l['performance'] or []) for m in b['metrics']]" "$lock"
+    # Where the time of check --lock goes, child by child (when strace is there).
+    if command -v strace > /dev/null; then
+        strace -f -tt -e trace=execve,clone,clone3,fork,vfork,exit_group,wait4 -o "$OUT/check.strace" \
+            "$E" check --prefix "$PREFIX" --lock "$lock" > /dev/null 2>&1
+        grep -vE "resumed|SIGCHLD" "$OUT/check.strace" | head -40
+    else
+        echo "no strace"
+    fi
     "$E" check --prefix "$PREFIX" --lock "$lock"; echo "check -> exit $?"
     for variant in "" "--no-gpu"; do
         for run_number in 1 2 3 4 5; do
@@ -234,6 +273,7 @@ grep -E "verdict|first broken" "$OUT/doctor-torch.txt"
 grep -A10 -- "---- hardware gates" "$OUT/machine.txt"
 grep -E "smoke --|matmul|bandwidth|overlap|bank|tensor|hbm|busy" "$OUT/smoke.txt" | head -34
 cat "$OUT/smoke-spread.txt"
+cat "$OUT/timing.txt"
 grep -vE "^  (ok|pass) " "$OUT/lock.txt" | head -60
 if [ "$BENCH" = 1 ]; then grep -A40 "== bench_tensor on" "$OUT/bench.log"; fi
 grep -E "exit|^envcheck |^CUDA|^GPU|^no wheel|^----" "$OUT/dist.txt"

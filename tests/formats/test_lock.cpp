@@ -42,8 +42,14 @@ namespace
         baseline.device_name = "NVIDIA H200";
         baseline.device_uuid = "GPU-3c2d7f0e-1b9a-4c55-8d2e-7a6b5c4d3e2f";
         baseline.pci_bus_id = "0000:19:00.0";
-        baseline.metrics = { { "bandwidth", "h2d_pinned_gbps", 55.125, 0.01, 5, "GB/s",
-                               model::MetricDirection::higher_is_better } };
+        baseline.metrics = { { "bandwidth",
+                               "h2d_pinned_gbps",
+                               55.125,
+                               0.01,
+                               5,
+                               "GB/s",
+                               model::MetricDirection::higher_is_better,
+                               {} } };
         lock.performance = std::vector<model::PerfBaseline>{ baseline };
 
         model::Package requests;

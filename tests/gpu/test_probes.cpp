@@ -7,7 +7,6 @@
 
 #include "driver/cuda_driver.hpp"
 #include "gpu/probes.hpp"
-#include "gpu/statistics.hpp"
 #include "kernels/bandwidth.cuh"
 #include "kernels/bank_conflicts.cuh"
 #include "kernels/device.cuh"
@@ -15,6 +14,7 @@
 #include "kernels/matmul.cuh"
 #include "kernels/stream_overlap.cuh"
 #include "tests/catch.hpp"
+#include "util/statistics.hpp"
 
 using namespace envcheck;
 
@@ -208,7 +208,7 @@ namespace
         // The 32-way pattern is the slowest, by far.
         const auto median = [&](std::size_t i)
         {
-            return gpu::summarize(
+            return util::summarize(
                      std::vector<double>(run.times_ms[i].begin(), run.times_ms[i].end()))
               .median;
         };

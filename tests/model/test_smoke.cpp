@@ -1,4 +1,5 @@
 #include <string>
+#include <vector>
 
 #include "model/smoke.hpp"
 #include "tests/catch.hpp"
@@ -87,21 +88,103 @@ namespace
         CHECK(device.architecture() == "sm_86");
     }
 
+    // One device's run of the bandwidth probe with h2d_pinned_gbps at `gbps` (in-run spread
+    // `spread`).
+    auto bandwidth_run(double gbps, double spread, Status status = Status::pass) -> DeviceSmoke
+    {
+        auto device = report_with(Status::pass, status).devices[0];
+        device.probes[1].metrics[0].value = gbps;
+        device.probes[1].metrics[0].spread = spread;
+        return device;
+    }
+
     TEST_CASE("make_baseline", "[model][PerfBaseline]")
     {
-        const auto report = report_with(Status::pass, Status::pass);
-        const auto baseline = make_baseline(report.devices[0], SmokeMode::quick);
-        CHECK(baseline.device_index == 1);
-        CHECK(baseline.device_name == "NVIDIA H200");
-        CHECK(baseline.device_uuid == "GPU-1");
-        REQUIRE(baseline.metrics.size() == 1); // the informational ratio is not kept
-        CHECK(baseline.metrics[0].key() == "bandwidth.h2d_pinned_gbps");
-        CHECK(baseline.metrics[0].value == 55.0);
-        CHECK(baseline.metrics[0].spread == 0.02);
-        CHECK(baseline.metrics[0].samples == 5);
-        CHECK(baseline.metrics[0].unit == "GB/s");
-        CHECK(make_baseline(report_with(Status::pass, Status::fail).devices[0], SmokeMode::quick)
-                .metrics.empty());
+        SECTION("one run: its values, the informational ratio left out")
+        {
+            const auto report = report_with(Status::pass, Status::pass);
+            const auto baseline = make_baseline(report.devices, SmokeMode::quick);
+            CHECK(baseline.device_index == 1);
+            CHECK(baseline.device_name == "NVIDIA H200");
+            CHECK(baseline.device_uuid == "GPU-1");
+            REQUIRE(baseline.metrics.size() == 1);
+            CHECK(baseline.metrics[0].key() == "bandwidth.h2d_pinned_gbps");
+            CHECK(baseline.metrics[0].value == 55.0);
+            CHECK(baseline.metrics[0].spread == 0.02);
+            CHECK(baseline.metrics[0].samples == 5);
+            CHECK(baseline.metrics[0].unit == "GB/s");
+            CHECK(baseline.metrics[0].informational.empty());
+        }
+        SECTION("a probe that did not pass records nothing")
+        {
+            CHECK(make_baseline(report_with(Status::pass, Status::fail).devices, SmokeMode::quick)
+                    .metrics.empty());
+        }
+        SECTION("no runs: an empty baseline")
+        {
+            CHECK(make_baseline({}, SmokeMode::quick).metrics.empty());
+        }
+        struct Case
+        {
+            const char* what;
+            std::vector<DeviceSmoke> runs;
+            double value;
+            double spread;
+            bool informational;
+        };
+        const std::vector<Case> cases{
+            { "three steady runs: the median, the larger spread (within)",
+              { bandwidth_run(54.5, 0.01), bandwidth_run(55.0, 0.01), bandwidth_run(54.8, 0.02) },
+              54.8,
+              0.01,
+              false },
+            { "runs apart by more than they spread within: the spread between them",
+              { bandwidth_run(50.0, 0.005), bandwidth_run(51.0, 0.005),
+                bandwidth_run(51.0, 0.005) },
+              51.0,
+              1.0 / 51.0,
+              false },
+            { "runs 10% apart: recorded, informational",
+              { bandwidth_run(50.0, 0.01), bandwidth_run(55.0, 0.01), bandwidth_run(52.0, 0.01) },
+              52.0,
+              5.0 / 52.0,
+              true },
+            { "steady runs each noisy within: informational",
+              { bandwidth_run(55.0, 0.05), bandwidth_run(55.0, 0.04), bandwidth_run(55.0, 0.06) },
+              55.0,
+              0.05,
+              true },
+            { "exactly the stable spread is still compared",
+              { bandwidth_run(55.0, stable_spread) },
+              55.0,
+              stable_spread,
+              false },
+        };
+        for (const auto& c : cases)
+        {
+            CAPTURE(c.what);
+            const auto baseline = make_baseline(c.runs, SmokeMode::quick);
+            REQUIRE(baseline.metrics.size() == 1);
+            const auto& metric = baseline.metrics[0];
+            CHECK(metric.value == Approx(c.value));
+            CHECK(metric.spread == Approx(c.spread));
+            CHECK(metric.samples == 5 * static_cast<int>(c.runs.size()));
+            CHECK(metric.direction == MetricDirection::higher_is_better);
+            CHECK(metric.informational.empty() != c.informational);
+        }
+        SECTION("the reason names the spread and the runs")
+        {
+            const auto baseline = make_baseline(cases[2].runs, SmokeMode::quick);
+            CHECK(baseline.metrics[0].informational ==
+                  "its spread (9.6% over 3 runs) is above 3%, too noisy to show a 5% drop");
+        }
+        SECTION("a probe that failed in one of the runs records nothing")
+        {
+            const std::vector<DeviceSmoke> runs{ bandwidth_run(55.0, 0.01),
+                                                 bandwidth_run(55.0, 0.01, Status::fail),
+                                                 bandwidth_run(55.0, 0.01) };
+            CHECK(make_baseline(runs, SmokeMode::quick).metrics.empty());
+        }
     }
 
     TEST_CASE("to_check_run", "[model][SmokeReport]")

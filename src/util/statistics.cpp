@@ -1,10 +1,10 @@
-#include "gpu/statistics.hpp"
+#include "util/statistics.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
-namespace envcheck::gpu
+namespace envcheck::util
 {
     namespace
     {

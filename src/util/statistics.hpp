@@ -1,12 +1,12 @@
 // Summaries of repeated measurements: the median (robust to the odd slow repeat) and the spread
 // a lock stores so that a later comparison knows how noisy a metric is.
-#ifndef ENVCHECK_GPU_STATISTICS_HPP
-#define ENVCHECK_GPU_STATISTICS_HPP
+#ifndef ENVCHECK_UTIL_STATISTICS_HPP
+#define ENVCHECK_UTIL_STATISTICS_HPP
 
 #include <cstddef>
 #include <span>
 
-namespace envcheck::gpu
+namespace envcheck::util
 {
     struct Summary
     {

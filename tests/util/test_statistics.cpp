@@ -1,14 +1,14 @@
 #include <limits>
 #include <vector>
 
-#include "gpu/statistics.hpp"
 #include "tests/catch.hpp"
+#include "util/statistics.hpp"
 
-using envcheck::gpu::summarize;
+using envcheck::util::summarize;
 
 namespace
 {
-    TEST_CASE("summarize", "[gpu][Summary]")
+    TEST_CASE("summarize", "[util][Summary]")
     {
         SECTION("odd count: the middle value")
         {
@@ -45,7 +45,7 @@ namespace
         }
     }
 
-    TEST_CASE("summarize negative", "[gpu][Summary]")
+    TEST_CASE("summarize negative", "[util][Summary]")
     {
         SECTION("no samples: all zero")
         {
