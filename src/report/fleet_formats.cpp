@@ -7,6 +7,7 @@
 #include <set>
 
 #include "report/github_commands.hpp"
+#include "report/markup.hpp"
 #include "util/strings.hpp"
 #include "util/time_format.hpp"
 
@@ -66,54 +67,6 @@ namespace envcheck::report
             std::array<char, 64> buffer{};
             const auto result = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value);
             return std::string(buffer.data(), result.ptr);
-        }
-
-        // ---- XML -------------------------------------------------------------------------------
-
-        auto xml_escape(std::string_view text) -> std::string
-        {
-            std::string out;
-            out.reserve(text.size());
-            for (const char c : text)
-            {
-                const auto byte = static_cast<unsigned char>(c);
-                switch (c)
-                {
-                    case '&':
-                        out += "&amp;";
-                        break;
-                    case '<':
-                        out += "&lt;";
-                        break;
-                    case '>':
-                        out += "&gt;";
-                        break;
-                    case '"':
-                        out += "&quot;";
-                        break;
-                    case '\'':
-                        out += "&apos;";
-                        break;
-                    default:
-                        // XML 1.0 forbids control characters other than tab, newline, return.
-                        if (byte < 0x20 && c != '\t' && c != '\n' && c != '\r')
-                        {
-                            out += ' ';
-                        }
-                        else
-                        {
-                            out += c;
-                        }
-                }
-            }
-            return out;
-        }
-
-        // Attribute values are normalized by XML parsers (a newline becomes a space): keep them.
-        auto xml_attribute(std::string_view text) -> std::string
-        {
-            return util::replace_all(util::replace_all(xml_escape(text), "\n", "&#10;"), "\r",
-                                     "&#13;");
         }
 
         auto outcome_text(const model::CheckOutcome& outcome) -> std::string
