@@ -278,12 +278,18 @@ namespace envcheck::report
                         out += ">\n      <skipped message=\"" + message + "\"/>\n    </testcase>\n";
                         break;
                     case model::Status::fail:
-                        out += ">\n      <failure message=\"" + message + "\" type=\"fail\">" +
-                               text + "</failure>\n    </testcase>\n";
+                        out.append(">\n      <failure message=\"")
+                          .append(message)
+                          .append("\" type=\"fail\">")
+                          .append(text)
+                          .append("</failure>\n    </testcase>\n");
                         break;
                     case model::Status::error:
-                        out += ">\n      <error message=\"" + message + "\" type=\"error\">" +
-                               text + "</error>\n    </testcase>\n";
+                        out.append(">\n      <error message=\"")
+                          .append(message)
+                          .append("\" type=\"error\">")
+                          .append(text)
+                          .append("</error>\n    </testcase>\n");
                         break;
                 }
             }
@@ -521,7 +527,7 @@ namespace envcheck::report
                 const auto file = outcome.labels.find("file");
                 if (file != outcome.labels.end())
                 {
-                    properties = "file=" + github_property(file->second) + "," + properties;
+                    properties.insert(0, "file=" + github_property(file->second) + ",");
                     const auto line = outcome.labels.find("line");
                     if (line != outcome.labels.end())
                     {

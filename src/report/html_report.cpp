@@ -147,7 +147,7 @@ svg .arrow-head{fill:var(--muted)}
 
         auto size_text(std::uint64_t bytes) -> std::string
         {
-            constexpr std::uint64_t mib = 1024 * 1024;
+            constexpr std::uint64_t mib = std::uint64_t{ 1024 } * 1024;
             return bytes >= mib && bytes % mib == 0 ? std::to_string(bytes / mib) + " MiB"
                                                     : std::to_string(bytes / 1024) + " KiB";
         }
@@ -172,6 +172,7 @@ svg .arrow-head{fill:var(--muted)}
           -> std::vector<std::vector<Cell>>
         {
             std::vector<std::vector<Cell>> rows;
+            rows.reserve(outcomes.size());
             for (const auto& outcome : outcomes)
             {
                 rows.push_back({ status_cell(outcome.status),
@@ -360,6 +361,10 @@ svg .arrow-head{fill:var(--muted)}
             for (const auto& outcome : performance)
             {
                 const auto baseline = metric_of(outcome, "baseline");
+                if (!baseline)
+                {
+                    continue; // no metric ("no GPU could be probed"): the table below has it
+                }
                 const auto tolerance = metric_of(outcome, "tolerance").value_or(0.0);
                 const auto measured = metric_of(outcome, "measured");
                 const auto unit = label_of(outcome, "unit");
@@ -372,7 +377,7 @@ svg .arrow-head{fill:var(--muted)}
                 bar.band_low = lower_is_better ? 100.0 : 100.0 * (1.0 - tolerance);
                 bar.band_high = lower_is_better ? 100.0 * (1.0 + tolerance) : 100.0;
                 bar.css_class = std::string(model::to_string(outcome.status));
-                if (measured && baseline && *baseline != 0.0)
+                if (measured && *baseline != 0.0)
                 {
                     bar.value = 100.0 * *measured / *baseline;
                     bar.value_label = with_unit(*measured, unit) + " (" +
@@ -388,7 +393,7 @@ svg .arrow-head{fill:var(--muted)}
                 rows.push_back({ status_cell(outcome.status),
                                  { name, {} },
                                  { label_of(outcome, "gpu"), "num" },
-                                 number_cell(baseline ? with_unit(*baseline, unit) : ""),
+                                 number_cell(with_unit(*baseline, unit)),
                                  number_cell(measured ? with_unit(*measured, unit) : ""),
                                  number_cell(metric_of(outcome, "change")
                                                ? percent(*metric_of(outcome, "change"))
@@ -396,10 +401,13 @@ svg .arrow-head{fill:var(--muted)}
                                  number_cell((lower_is_better ? "+" : "-") + percent(tolerance)) });
             }
             plot.x = svg::fit_axis("% of the locked baseline", false, extent);
-            std::string out = figure(
-              svg::band_bar_plot(plot),
-              table("", { "status", "metric", "GPU", "locked", "measured", "change", "tolerance" },
-                    rows));
+            std::string out =
+              plot.bars.empty()
+                ? ""
+                : figure(svg::band_bar_plot(plot), table("",
+                                                         { "status", "metric", "GPU", "locked",
+                                                           "measured", "change", "tolerance" },
+                                                         rows));
             std::vector<model::CheckOutcome> explained;
             std::copy_if(performance.begin(), performance.end(), std::back_inserter(explained),
                          [](const auto& outcome) { return outcome.status != model::Status::pass; });
@@ -525,6 +533,7 @@ svg .arrow-head{fill:var(--muted)}
                 }
             }
             std::vector<svg::ChainNode> nodes;
+            nodes.reserve(order.size());
             for (const auto& stage : order)
             {
                 nodes.push_back({ stage, std::string(model::to_string(status[stage])),

@@ -218,18 +218,31 @@ namespace envcheck::report::svg
                 }
                 const auto px = coordinate(x.at(point.x));
                 const auto py = coordinate(y.at(point.y));
-                points += (points.empty() ? "" : " ") + px + "," + py;
-                markers += "<circle class=\"point " + colour + "\" cx=\"" + px + "\" cy=\"" + py +
-                           "\" r=\"3\"><title>" + xml_escape(series.name) + ": " +
-                           metric_value(point.y) + " " + xml_escape(plot.y.label) +
-                           "</title></circle>\n";
+                points.append(points.empty() ? "" : " ").append(px).append(",").append(py);
+                markers.append("<circle class=\"point ")
+                  .append(colour)
+                  .append("\" cx=\"")
+                  .append(px)
+                  .append("\" cy=\"")
+                  .append(py)
+                  .append("\" r=\"3\"><title>")
+                  .append(xml_escape(series.name))
+                  .append(": ")
+                  .append(metric_value(point.y))
+                  .append(" ")
+                  .append(xml_escape(plot.y.label))
+                  .append("</title></circle>\n");
             }
             if (points.empty())
             {
                 continue;
             }
-            out +=
-              "<polyline class=\"series " + colour + "\" points=\"" + points + "\"/>\n" + markers;
+            out.append("<polyline class=\"series ")
+              .append(colour)
+              .append("\" points=\"")
+              .append(points)
+              .append("\"/>\n")
+              .append(markers);
             const double legend_y = top + 8.0 + 20.0 * static_cast<double>(index);
             out += line(plot_right + 16.0, legend_y, plot_right + 36.0, legend_y,
                         "legend-line " + colour);

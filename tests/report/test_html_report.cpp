@@ -226,6 +226,22 @@ namespace
         CHECK(html.find("not measured") != std::string::npos);
     }
 
+    TEST_CASE("render_check_html: performance that could not be measured has no plot",
+              "[report][html]")
+    {
+        auto check = check_with_metrics();
+        model::CheckOutcome unmeasured;
+        unmeasured.id = "perf";
+        unmeasured.status = Status::fail;
+        unmeasured.message = "the lock records performance baselines, but no GPU could be probed";
+        check.performance = { unmeasured };
+        const auto html = report::render_check_html(check);
+        CHECK(html.find("<svg") == std::string::npos);
+        CHECK(html.find("no GPU could be probed") != std::string::npos);
+        check.performance.clear();
+        CHECK(report::render_check_html(check).find("Performance") == std::string::npos);
+    }
+
     TEST_CASE("render_check_html: the band lies on the side the direction says", "[report][html]")
     {
         // Baseline 100%: a 20% tolerance spans 80..100% for throughput, 100..120% for times.
