@@ -16,47 +16,43 @@ namespace envcheck::report
     namespace
     {
         // Colours by role, light and dark; the SVG elements take them through their classes.
-        constexpr std::string_view stylesheet = R"css(
-:root{color-scheme:light dark;--bg:#fff;--fg:#1f2328;--muted:#59636e;--grid:#d1d9e0;
---pass:#1a7f37;--warn:#9a6700;--fail:#cf222e;--skip:#6e7781;--error:#8250df;
---band:rgba(84,174,255,.28);--row:#f6f8fa;
---s0:#0969da;--s1:#cf222e;--s2:#1a7f37;--s3:#9a6700;--s4:#8250df;--s5:#bc4c00;--s6:#1b7c83;--s7:#6e7781}
-@media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#9198a1;--grid:#30363d;
---pass:#3fb950;--warn:#d29922;--fail:#f85149;--skip:#9198a1;--error:#ab7df8;
---band:rgba(56,139,253,.32);--row:#151b23;
---s0:#58a6ff;--s1:#ff7b72;--s2:#3fb950;--s3:#d29922;--s4:#bc8cff;--s5:#f0883e;--s6:#39c5cf;--s7:#9198a1}}
-body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;background:var(--bg);
-color:var(--fg);margin:24px auto;max-width:1200px;padding:0 16px}
-h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;margin:28px 0 8px}h3{font-size:15px;margin:18px 0 6px}
-.facts{color:var(--muted);margin:0 0 12px;padding:0;list-style:none}
-.verdict{display:inline-block;padding:2px 10px;border-radius:12px;color:var(--bg);font-weight:600;
-background:var(--c)}
-.figure{display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start}
-.figure>.plot-box{flex:1 1 560px;max-width:760px;min-width:0}
-.figure>.table-box{flex:0 1 auto;overflow-x:auto}
-.callout{border-left:4px solid var(--c);padding:4px 12px;margin:8px 0 12px}
-table{border-collapse:collapse;margin:4px 0 12px;font-size:13px}
-th,td{text-align:left;padding:3px 8px;border-bottom:1px solid var(--grid);vertical-align:top}
-th{font-weight:600}tbody tr:nth-child(even){background:var(--row)}
-td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
-.status{color:var(--c);font-weight:600;white-space:nowrap}.fix{color:var(--muted)}
-.pass{--c:var(--pass)}.warn{--c:var(--warn)}.fail{--c:var(--fail)}.skip{--c:var(--skip)}
-.error{--c:var(--error)}
-.s0{--c:var(--s0)}.s1{--c:var(--s1)}.s2{--c:var(--s2)}.s3{--c:var(--s3)}.s4{--c:var(--s4)}
-.s5{--c:var(--s5)}.s6{--c:var(--s6)}.s7{--c:var(--s7)}
-svg.plot{width:100%;height:auto;font:12px system-ui,sans-serif;display:block}
-svg text{fill:var(--fg)}svg .tick,svg .axis-label{fill:var(--muted)}svg .plot-title{font-weight:600}
-svg .axis{stroke:var(--fg)}svg .grid{stroke:var(--grid)}
-svg .series{fill:none;stroke:var(--c);stroke-width:2}svg .point{fill:var(--c)}
-svg .legend-line{stroke:var(--c);stroke-width:3}
-svg .band{fill:var(--band)}svg .bar{fill:var(--c)}svg .reference{stroke:var(--fg);stroke-width:2}
-svg .bar-value.fail,svg .bar-value.skip{fill:var(--c)}
-svg .node rect{fill:var(--bg);stroke:var(--c);stroke-width:2}svg .node.broken rect{stroke-width:5}
-svg .node-label{font-weight:600}svg .node-status{fill:var(--c)}
-svg .broken-label{fill:var(--fail);font-weight:600}
-svg .link{stroke:var(--muted);stroke-width:2}svg .link.after-break{stroke-dasharray:4 4}
-svg .arrow-head{fill:var(--muted)}
-)css";
+        constexpr std::string_view stylesheet =
+          ":root{color-scheme:light dark;--bg:#fff;--fg:#1f2328;--muted:#59636e;--grid:#d1d9e0;\n"
+          "--pass:#1a7f37;--warn:#9a6700;--fail:#cf222e;--skip:#6e7781;--error:#8250df;\n"
+          "--band:rgba(84,174,255,.28);--row:#f6f8fa;--s0:#0969da;--s1:#cf222e;--s2:#1a7f37;\n"
+          "--s3:#9a6700;--s4:#8250df;--s5:#bc4c00;--s6:#1b7c83;--s7:#6e7781}\n"
+          "@media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#9198a1;\n"
+          "--grid:#30363d;--pass:#3fb950;--warn:#d29922;--fail:#f85149;--skip:#9198a1;\n"
+          "--error:#ab7df8;--band:rgba(56,139,253,.32);--row:#151b23;--s0:#58a6ff;--s1:#ff7b72;\n"
+          "--s2:#3fb950;--s3:#d29922;--s4:#bc8cff;--s5:#f0883e;--s6:#39c5cf;--s7:#9198a1}}body{\n"
+          "font:14px/1.45 system-ui,-apple-system,\"Segoe UI\",sans-serif;background:var(--bg);\n"
+          "color:var(--fg);margin:24px auto;max-width:1200px;padding:0 16px}h1{font-size:22px;\n"
+          "margin:0 0 4px}h2{font-size:18px;margin:28px 0 8px}h3{font-size:15px;\n"
+          "margin:18px 0 6px}.facts{color:var(--muted);margin:0 0 12px;padding:0;\n"
+          "list-style:none}.verdict{display:inline-block;padding:2px 10px;border-radius:12px;\n"
+          "color:var(--bg);font-weight:600;background:var(--c)}.figure{display:flex;\n"
+          "flex-wrap:wrap;gap:16px;align-items:flex-start}.figure>.plot-box{flex:1 1 560px;\n"
+          "max-width:760px;min-width:0}.figure>.table-box{flex:0 1 auto;overflow-x:auto}\n"
+          ".callout{border-left:4px solid var(--c);padding:4px 12px;margin:8px 0 12px}table{\n"
+          "border-collapse:collapse;margin:4px 0 12px;font-size:13px}th,td{text-align:left;\n"
+          "padding:3px 8px;border-bottom:1px solid var(--grid);vertical-align:top}th{\n"
+          "font-weight:600}tbody tr:nth-child(even){background:var(--row)}td.num{\n"
+          "text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}.status{\n"
+          "color:var(--c);font-weight:600;white-space:nowrap}.fix{color:var(--muted)}.pass{\n"
+          "--c:var(--pass)}.warn{--c:var(--warn)}.fail{--c:var(--fail)}.skip{--c:var(--skip)}\n"
+          ".error{--c:var(--error)}.s0{--c:var(--s0)}.s1{--c:var(--s1)}.s2{--c:var(--s2)}.s3{\n"
+          "--c:var(--s3)}.s4{--c:var(--s4)}.s5{--c:var(--s5)}.s6{--c:var(--s6)}.s7{\n"
+          "--c:var(--s7)}svg.plot{width:100%;height:auto;font:12px system-ui,sans-serif;\n"
+          "display:block}svg text{fill:var(--fg)}svg .tick,svg .axis-label{fill:var(--muted)}\n"
+          "svg .plot-title{font-weight:600}svg .axis{stroke:var(--fg)}svg .grid{\n"
+          "stroke:var(--grid)}svg .series{fill:none;stroke:var(--c);stroke-width:2}svg .point{\n"
+          "fill:var(--c)}svg .legend-line{stroke:var(--c);stroke-width:3}svg .band{\n"
+          "fill:var(--band)}svg .bar{fill:var(--c)}svg .reference{stroke:var(--fg);\n"
+          "stroke-width:2}svg .bar-value.fail,svg .bar-value.skip{fill:var(--c)}svg .node rect{\n"
+          "fill:var(--bg);stroke:var(--c);stroke-width:2}svg .node.broken rect{stroke-width:5}\n"
+          "svg .node-label{font-weight:600}svg .node-status{fill:var(--c)}svg .broken-label{\n"
+          "fill:var(--fail);font-weight:600}svg .link{stroke:var(--muted);stroke-width:2}\n"
+          "svg .link.after-break{stroke-dasharray:4 4}svg .arrow-head{fill:var(--muted)}\n";
 
         auto escape(std::string_view text) -> std::string
         {
