@@ -296,7 +296,12 @@ namespace envcheck::checks
             outcome.id = "perf." + comparison.baseline.key();
             outcome.status = comparison.status;
             outcome.message = comparison.message;
-            outcome.labels = { { "gpu", std::to_string(device_index) } };
+            // unit and direction: fixed per metric (no new series for fleet tooling); the HTML
+            // report draws the tolerance band on the side the direction says.
+            outcome.labels = { { "gpu", std::to_string(device_index) },
+                               { "unit", comparison.baseline.unit },
+                               { "direction",
+                                 std::string(model::to_string(comparison.baseline.direction)) } };
             outcome.metrics["baseline"] = comparison.baseline.value;
             outcome.metrics["tolerance"] = comparison.tolerance;
             if (comparison.measured)

@@ -70,8 +70,8 @@ namespace envcheck::checks
     // Whether a metric moves data between host and device (so the PCIe link bounds it).
     [[nodiscard]] auto crosses_host_link(const model::BaselineMetric& metric) -> bool;
 
-    // The common shape: id "perf.<probe>.<metric>", label gpu, metrics baseline/measured/change/
-    // tolerance, and the fix for a failure.
+    // The common shape: id "perf.<probe>.<metric>", labels gpu, unit and direction, metrics
+    // baseline/measured/change/tolerance, and the fix for a failure.
     [[nodiscard]] auto to_check_outcomes(const std::vector<PerfComparison>& comparisons,
                                          int device_index) -> std::vector<model::CheckOutcome>;
 }

@@ -13,6 +13,7 @@
 #include "cli/report_formats.hpp"
 #include "report/check_json.hpp"
 #include "report/check_text.hpp"
+#include "report/html_report.hpp"
 
 namespace envcheck::cli
 {
@@ -37,7 +38,7 @@ namespace envcheck::cli
             options.request.config = config.config.check;
             options.request.hardware = hardware_gate_policy(options.hardware, config.config.check);
             using Outcome = app::CheckOutcome;
-            const std::array<OwnFormat<Outcome>, 2> own{ {
+            const std::array<OwnFormat<Outcome>, 3> own{ {
               { "text",
                 [&](const Outcome& outcome) {
                     return report::render_check_text(outcome.check,
@@ -45,6 +46,8 @@ namespace envcheck::cli
                 } },
               { "json",
                 [](const Outcome& outcome) { return report::render_check_json(outcome.check); } },
+              { "html",
+                [](const Outcome& outcome) { return report::render_check_html(outcome.check); } },
             } };
             return conclude_report<Outcome>(app::run_check(options.request, ports), own,
                                             options.format, ports);
@@ -102,7 +105,7 @@ namespace envcheck::cli
           ->allow_extra_args(false);
         app.add_option("-j,--jobs", request.jobs,
                        "Threads for reading and hashing (default: one per core)");
-        add_report_format_options(app, options->format, { "text", "json" });
+        add_report_format_options(app, options->format, { "text", "json", "html" });
         app.add_flag("-v,--verbose", options->verbose, "List the packages that match too");
         return [options](app::Ports& ports, const app::LoadedConfig& config)
         { return run_check(*options, ports, config); };

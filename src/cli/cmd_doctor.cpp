@@ -16,6 +16,7 @@
 #include "cli/output.hpp"
 #include "cli/report_formats.hpp"
 #include "report/doctor_report.hpp"
+#include "report/html_report.hpp"
 
 namespace envcheck::cli
 {
@@ -59,11 +60,13 @@ namespace envcheck::cli
                 return list_checks();
             }
             using Outcome = app::DoctorOutcome;
-            const std::array<OwnFormat<Outcome>, 2> own{ {
+            const std::array<OwnFormat<Outcome>, 3> own{ {
               { "text",
                 [](const Outcome& outcome) { return report::render_doctor_text(outcome.view); } },
               { "json",
                 [](const Outcome& outcome) { return report::render_doctor_json(outcome.view); } },
+              { "html",
+                [](const Outcome& outcome) { return report::render_doctor_html(outcome.view); } },
             } };
             return conclude_report<Outcome>(app::run_doctor(options.request, ports), own,
                                             options.format, ports);
@@ -98,7 +101,7 @@ namespace envcheck::cli
         env->excludes(lock);
         app.add_option("--platform", request.platform,
                        "The platform to read from a multi-platform lock (default linux-64)");
-        add_report_format_options(app, options->format, { "text", "json" });
+        add_report_format_options(app, options->format, { "text", "json", "html" });
         app
           .add_option("--timeout", request.timeout_seconds,
                       "Seconds NVML and cuInit may take before they count as hung (default 20)")

@@ -1,8 +1,8 @@
 // envcheck smoke (app/smoke.hpp): runs the GPU probes in a watched child process and reports
-// them as text or JSON (schemas/smoke-report.schema.json). Exit 0 when every probe passed or was
-// skipped; 1 when a probe failed or errored, or no GPU could be probed (no driver, no usable
-// device, built without CUDA); 2 on bad usage (an unknown probe, a device this machine does not
-// have).
+// them as text, JSON (schemas/smoke-report.schema.json) or HTML. Exit 0 when every probe passed
+// or was skipped; 1 when a probe failed or errored, or no GPU could be probed (no driver, no
+// usable device, built without CUDA); 2 on bad usage (an unknown probe, a device this machine
+// does not have).
 #include <algorithm>
 #include <array>
 #include <iostream>
@@ -16,6 +16,7 @@
 #include "cli/exit_codes.hpp"
 #include "cli/output.hpp"
 #include "cli/report_formats.hpp"
+#include "report/html_report.hpp"
 #include "report/smoke_json.hpp"
 #include "report/smoke_text.hpp"
 
@@ -67,7 +68,7 @@ namespace envcheck::cli
                 return list_probes(ports.smoke);
             }
             using Outcome = app::SmokeOutcome;
-            const std::array<OwnFormat<Outcome>, 2> own{ {
+            const std::array<OwnFormat<Outcome>, 3> own{ {
               { "text",
                 [&](const Outcome& outcome)
                 {
@@ -76,6 +77,8 @@ namespace envcheck::cli
                 } },
               { "json",
                 [](const Outcome& outcome) { return report::render_smoke_json(outcome.report); } },
+              { "html",
+                [](const Outcome& outcome) { return report::render_smoke_html(outcome.report); } },
             } };
             return conclude_report<Outcome>(app::run_smoke(options.request, ports), own,
                                             options.format, ports);
@@ -99,7 +102,7 @@ namespace envcheck::cli
         auto* full =
           app.add_flag("--full", request.full, "Size sweeps and more repeats, under 10 s");
         full->excludes(quick);
-        add_report_format_options(app, options->format, { "text", "json" });
+        add_report_format_options(app, options->format, { "text", "json", "html" });
         app
           .add_option("--timeout", request.timeout_seconds,
                       "Seconds a step (loading the driver, cuInit, opening a device, each probe) "

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "report/github_commands.hpp"
+#include "report/markup.hpp"
 #include "util/strings.hpp"
 #include "util/time_format.hpp"
 
@@ -66,54 +67,6 @@ namespace envcheck::report
             std::array<char, 64> buffer{};
             const auto result = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value);
             return std::string(buffer.data(), result.ptr);
-        }
-
-        // ---- XML -------------------------------------------------------------------------------
-
-        auto xml_escape(std::string_view text) -> std::string
-        {
-            std::string out;
-            out.reserve(text.size());
-            for (const char c : text)
-            {
-                const auto byte = static_cast<unsigned char>(c);
-                switch (c)
-                {
-                    case '&':
-                        out += "&amp;";
-                        break;
-                    case '<':
-                        out += "&lt;";
-                        break;
-                    case '>':
-                        out += "&gt;";
-                        break;
-                    case '"':
-                        out += "&quot;";
-                        break;
-                    case '\'':
-                        out += "&apos;";
-                        break;
-                    default:
-                        // XML 1.0 forbids control characters other than tab, newline, return.
-                        if (byte < 0x20 && c != '\t' && c != '\n' && c != '\r')
-                        {
-                            out += ' ';
-                        }
-                        else
-                        {
-                            out += c;
-                        }
-                }
-            }
-            return out;
-        }
-
-        // Attribute values are normalized by XML parsers (a newline becomes a space): keep them.
-        auto xml_attribute(std::string_view text) -> std::string
-        {
-            return util::replace_all(util::replace_all(xml_escape(text), "\n", "&#10;"), "\r",
-                                     "&#13;");
         }
 
         auto outcome_text(const model::CheckOutcome& outcome) -> std::string
@@ -325,12 +278,18 @@ namespace envcheck::report
                         out += ">\n      <skipped message=\"" + message + "\"/>\n    </testcase>\n";
                         break;
                     case model::Status::fail:
-                        out += ">\n      <failure message=\"" + message + "\" type=\"fail\">" +
-                               text + "</failure>\n    </testcase>\n";
+                        out.append(">\n      <failure message=\"")
+                          .append(message)
+                          .append("\" type=\"fail\">")
+                          .append(text)
+                          .append("</failure>\n    </testcase>\n");
                         break;
                     case model::Status::error:
-                        out += ">\n      <error message=\"" + message + "\" type=\"error\">" +
-                               text + "</error>\n    </testcase>\n";
+                        out.append(">\n      <error message=\"")
+                          .append(message)
+                          .append("\" type=\"error\">")
+                          .append(text)
+                          .append("</error>\n    </testcase>\n");
                         break;
                 }
             }
@@ -568,7 +527,7 @@ namespace envcheck::report
                 const auto file = outcome.labels.find("file");
                 if (file != outcome.labels.end())
                 {
-                    properties = "file=" + github_property(file->second) + "," + properties;
+                    properties.insert(0, "file=" + github_property(file->second) + ",");
                     const auto line = outcome.labels.find("line");
                     if (line != outcome.labels.end())
                     {

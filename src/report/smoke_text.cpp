@@ -4,6 +4,8 @@
 #include <charconv>
 #include <cmath>
 
+#include "report/numbers.hpp"
+
 namespace envcheck::report
 {
     namespace
@@ -13,40 +15,6 @@ namespace envcheck::report
         {
             text.append(text.size() < width ? width - text.size() : 1, ' ');
             return text;
-        }
-
-        auto format(double value, std::chars_format style, int precision) -> std::string
-        {
-            std::array<char, 64> buffer{};
-            const auto result =
-              std::to_chars(buffer.data(), buffer.data() + buffer.size(), value, style, precision);
-            return std::string(buffer.data(), result.ptr);
-        }
-
-        auto gib(std::uint64_t bytes) -> std::string
-        {
-            return format(static_cast<double>(bytes) / static_cast<double>(1ull << 30),
-                          std::chars_format::fixed, 1) +
-                   " GiB";
-        }
-
-        // Three significant digits, no exponent below a million: 0.0123, 4.56, 41.3, 4251.
-        auto metric_value(double value) -> std::string
-        {
-            if (!std::isfinite(value))
-            {
-                return "n/a";
-            }
-            const double magnitude = std::fabs(value);
-            if (magnitude != 0.0 && (magnitude < 1e-3 || magnitude >= 1e6))
-            {
-                return format(value, std::chars_format::scientific, 2);
-            }
-            if (magnitude >= 100.0)
-            {
-                return format(value, std::chars_format::fixed, 0);
-            }
-            return format(value, std::chars_format::general, 3);
         }
 
         auto driver_text(const model::SmokeReport& report) -> std::string
@@ -66,7 +34,7 @@ namespace envcheck::report
             out += "GPU " + std::to_string(device.index) + "  " + device.name + "  " +
                    device.architecture().value_or("architecture unknown") + ", " +
                    (device.multiprocessors ? std::to_string(*device.multiprocessors) : "?") +
-                   " SMs, " + (device.memory_bytes ? gib(*device.memory_bytes) : "? GiB") +
+                   " SMs, " + (device.memory_bytes ? gibibytes(*device.memory_bytes) : "? GiB") +
                    ", PCI " + device.pci_bus_id + "\n";
             for (const auto& probe : smoke.probes)
             {
@@ -84,7 +52,7 @@ namespace envcheck::report
                     if (metric.samples > 1)
                     {
                         line += "spread " +
-                                format(100.0 * metric.spread, std::chars_format::fixed, 1) +
+                                format_number(100.0 * metric.spread, std::chars_format::fixed, 1) +
                                 "% of " + std::to_string(metric.samples);
                     }
                     while (!line.empty() && line.back() == ' ')
@@ -121,7 +89,7 @@ namespace envcheck::report
         out += std::to_string(counts[0]) + " passed, " + std::to_string(counts[2]) + " failed, " +
                std::to_string(counts[3]) + " skipped, " + std::to_string(counts[4]) +
                (counts[4] == 1 ? " error" : " errors") + " in " +
-               format(report.duration_seconds, std::chars_format::fixed, 2) + " s" + "\n";
+               format_number(report.duration_seconds, std::chars_format::fixed, 2) + " s" + "\n";
         return out;
     }
 }

@@ -366,6 +366,9 @@ namespace
         CHECK(outcomes[0].id == "perf.matmul-shared.tuned_tflops");
         CHECK(outcomes[0].status == Status::fail);
         CHECK(outcomes[0].labels.at("gpu") == "2");
+        CHECK(outcomes[0].labels.at("unit") == "TFLOP/s");
+        CHECK(outcomes[0].labels.at("direction") == "higher_is_better");
+        CHECK(outcomes[2].labels.at("direction") == "lower_is_better");
         CHECK(outcomes[0].metrics.at("baseline") == 40.0);
         CHECK(outcomes[0].metrics.at("measured") == 30.0);
         CHECK(outcomes[0].metrics.at("change") == Approx(-0.25));

@@ -230,6 +230,16 @@ def test_format_from_the_configuration_and_the_command_line_over_it(project):
     wrong = run("check", "--no-gpu", cwd=project)
     assert wrong.returncode == 2
     assert f"{project.parent / '.envcheck.toml'}:2:9: the configured format \"sarif\" is not one of check's" in wrong.stderr
+    # html is doctor's (and check's and smoke's), not lint's.
+    (project.parent / ".envcheck.toml").write_text('[format]\ndoctor = "html"\nlint = "html"\n')
+    jsonschema.validate({"format": {"doctor": "html"}}, schema("config.schema.json"))
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"format": {"lint": "html"}}, schema("config.schema.json"))
+    page = run("doctor", "--root", copy_root(project.parent, "h200-ok"), cwd=project)
+    assert page.stdout.startswith("<!DOCTYPE html>"), page.stderr
+    not_lints = run("lint", "environment.yml", cwd=project)
+    assert not_lints.returncode == 2
+    assert "the configured format \"html\" is not one of lint's" in not_lints.stderr
 
 
 def test_doctor_skip(project, tmp_path):

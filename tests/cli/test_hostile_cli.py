@@ -147,7 +147,7 @@ def test_no_credentials_or_escapes_in_any_output(tmp_path):
     lock = secret_lock(tmp_path)
     empty = tmp_path / "empty"
     (empty / "conda-meta").mkdir(parents=True)
-    for fmt in ("text", "json"):
+    for fmt in ("text", "json", "html"):
         checked = run("check", "--lock", lock, "--prefix", empty, "--no-gpu", "--format", fmt)
         assert checked.returncode == 1, checked.stderr
         assert_clean(checked.stdout + checked.stderr)

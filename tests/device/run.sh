@@ -7,11 +7,13 @@
 #                  tests/cli/test_driver_faults.py (the stand-in broken drivers over the real one)
 #   machine.txt    probe, doctor (machine alone and with the torch venv), nfd/prometheus outputs,
 #                  the hardware gates (gpu.*) of doctor-torch.json
-#   smoke.txt      smoke --quick and --full, wall time of each; smoke on a GPU another process
+#   smoke.txt      smoke --quick and --full, wall time of each (smoke-full.html: the --full report
+#                  as HTML); smoke on a GPU another process
 #                  holds (skipped: busy) and with --even-if-busy; smoke-spread.txt: each
 #                  metric's spread over six runs of smoke --full
 #   lock.txt       lock of /opt/torch/.venv with GPU baselines; check --lock timed with and without
-#                  the GPU part; performance as locked; slurm-health --prolog on a healthy node
+#                  the GPU part; performance as locked (check-inflated.html: as HTML);
+#                  slurm-health --prolog on a healthy node
 #   bench.log      bench_gpu (kernels vs cuBLAS and cudaMemcpy) and bench_tensor (tensor-core GEMM
 #                  vs cuBLAS/cuBLASLt, HBM vs cudaMemcpy) when ENVCHECK_DEVICE_BENCH=1
 #   dist.txt       the carried packaging artefacts (none are built here: no network): the
@@ -148,6 +150,9 @@ PY
 for run_number in 1 2 3 4 5 6; do
     "$E" smoke --quick --format json > "$OUT/smoke-quick-$run_number.json" 2>/dev/null
 done
+# The HTML report of a real sweep (tests/report/test_html_chromium.py renders such pages).
+"$E" smoke --full --format html -o "$OUT/smoke-full.html" 2>> "$OUT/smoke.txt"
+echo "smoke --full --format html -> exit $?, $(grep -c '<polyline class="series' "$OUT/smoke-full.html") series" >> "$OUT/smoke.txt"
 # Run-to-run spread of every metric a lock records (issue 16: a 5% drop must be visible): six
 # runs of smoke --full, each metric's (max - min) / median over the runs' medians.
 for run_number in 1 2 3 4 5 6; do
@@ -226,6 +231,8 @@ json.dump(lock, open(sys.argv[2], "w"))
 PY
     "$E" check --prefix "$PREFIX" --lock "$OUT/inflated.lock.json" | grep -vE "^  (ok|pass) " | head -30
     echo "check against inflated baselines -> exit ${PIPESTATUS[0]}"
+    "$E" check --prefix "$PREFIX" --lock "$OUT/inflated.lock.json" --format html -o "$OUT/check-inflated.html"
+    echo "check --format html -> exit $?, $(grep -c '<rect class="band"' "$OUT/check-inflated.html") metrics with their band"
     # A 50% drop passes when 60% is allowed; one metric allowed 60% passes alone.
     "$E" check --prefix "$PREFIX" --lock "$OUT/inflated.lock.json" --perf-tolerance 60% | grep -E "^(performance|packages)"
     echo "inflated, --perf-tolerance 60% -> exit ${PIPESTATUS[0]}"

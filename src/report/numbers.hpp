@@ -1,0 +1,23 @@
+// Numbers as the human-readable reports write them (text, markdown-free HTML tables and plots).
+#ifndef ENVCHECK_REPORT_NUMBERS_HPP
+#define ENVCHECK_REPORT_NUMBERS_HPP
+
+#include <charconv>
+#include <cstdint>
+#include <string>
+
+namespace envcheck::report
+{
+    // std::to_chars with a style and precision: locale-independent.
+    [[nodiscard]] auto format_number(double value, std::chars_format style, int precision)
+      -> std::string;
+
+    // Three significant digits, no exponent below a million: 0.0123, 4.56, 41.3, 4251; "n/a" for
+    // NaN and infinities.
+    [[nodiscard]] auto metric_value(double value) -> std::string;
+
+    // "140.0 GiB"
+    [[nodiscard]] auto gibibytes(std::uint64_t bytes) -> std::string;
+}
+
+#endif
