@@ -10,6 +10,7 @@
 #include "app/version.hpp"
 #include "formats/lock.hpp"
 #include "model/package.hpp"
+#include "report/probe_text.hpp"
 #include "util/chars.hpp"
 #include "util/strings.hpp"
 #include "util/time_format.hpp"
@@ -44,9 +45,17 @@ namespace envcheck::app
           { "onnxruntime", { "onnxruntime-gpu", "onnxruntime" } },
         } };
 
+        // The package's name as its manager compares it (PEP 503 for pip), without the manager.
+        auto name_key(const model::Package& package) -> std::string
+        {
+            auto key = model::package_key(package);
+            key.erase(0, key.find(':') + 1);
+            return key;
+        }
+
         auto framework_of(const model::Package& package) -> std::optional<std::string_view>
         {
-            const auto key = model::package_key(package);
+            const auto key = name_key(package);
             for (const auto& known : known_frameworks)
             {
                 if (std::find(known.packages.begin(), known.packages.end(), key) !=
@@ -234,7 +243,7 @@ namespace envcheck::app
                 const auto base = environment.prefix + "/" + site + "/";
                 for (const auto& package : environment.packages)
                 {
-                    const auto key = model::package_key(package);
+                    const auto key = name_key(package);
                     if (package.manager != model::Manager::pip || !key.starts_with("nvidia-"))
                     {
                         continue;
@@ -253,8 +262,7 @@ namespace envcheck::app
                 }
                 for (const auto& package : environment.packages)
                 {
-                    if (package.manager == model::Manager::pip &&
-                        model::package_key(package) == "torch")
+                    if (package.manager == model::Manager::pip && name_key(package) == "torch")
                     {
                         add(base + "torch/lib", "pip torch " + package.version + " (bundled)");
                     }
@@ -506,7 +514,7 @@ namespace envcheck::app
                 return build;
             }
         }
-        if (auto build = from_package_name(model::package_key(package)))
+        if (auto build = from_package_name(name_key(package)))
         {
             return build;
         }

@@ -21,22 +21,6 @@ namespace envcheck::report
         return value ? *value : "could not collect: " + why_not;
     }
 
-    auto format_bytes(std::uint64_t bytes) -> std::string
-    {
-        constexpr std::array<std::string_view, 5> units{ "B", "KiB", "MiB", "GiB", "TiB" };
-        auto value = static_cast<double>(bytes);
-        std::size_t unit = 0;
-        while (value >= 1024.0 && unit + 1 < units.size())
-        {
-            value /= 1024.0;
-            ++unit;
-        }
-        std::array<char, 32> buffer{};
-        const auto result = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value,
-                                          std::chars_format::fixed, unit == 0 ? 0 : 1);
-        return std::string(buffer.data(), result.ptr) + " " + std::string(units[unit]);
-    }
-
     auto format_age(std::int64_t seconds) -> std::string
     {
         struct Unit
@@ -73,7 +57,10 @@ namespace envcheck::report
         auto describe(const model::LoadableLibrary& library) -> std::string
         {
             std::string text = library.file.path;
-            if (!library.file.real_path.empty() && library.file.real_path != library.file.path)
+            // A relative path (a relative --prefix) differs from its real path in its
+            // directory alone: only links are worth showing.
+            if (!library.file.real_path.empty() && library.file.real_path != library.file.path &&
+                library.file.path.starts_with('/'))
             {
                 text += " -> " + library.file.real_path;
             }

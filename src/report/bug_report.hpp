@@ -120,8 +120,6 @@ namespace envcheck::report
     [[nodiscard]] auto bug_report_json(const BugReportView& view) -> nlohmann::ordered_json;
     [[nodiscard]] auto render_bug_report_json(const BugReportView& view) -> std::string;
 
-    // "141.0 GiB" for a byte count (binary units, one decimal).
-    [[nodiscard]] auto format_bytes(std::uint64_t bytes) -> std::string;
     // "3 days", "5 hours", "12 minutes", "40 seconds" (the largest whole unit).
     [[nodiscard]] auto format_age(std::int64_t seconds) -> std::string;
 }

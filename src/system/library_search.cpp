@@ -251,6 +251,25 @@ namespace envcheck::system
         return search;
     }
 
+    auto toolkit_library_version(std::string_view file_name) -> std::optional<std::string>
+    {
+        const auto at = file_name.find(".so.");
+        if (at == std::string_view::npos)
+        {
+            return std::nullopt;
+        }
+        const auto version = file_name.substr(at + 4);
+        const auto parts = util::split(version, '.');
+        const bool numbers =
+          parts.size() >= 3 &&
+          std::all_of(parts.begin(), parts.end(),
+                      [](std::string_view part) {
+                          return !part.empty() &&
+                                 std::all_of(part.begin(), part.end(), util::is_digit);
+                      });
+        return numbers ? std::optional(std::string(version)) : std::nullopt;
+    }
+
     auto is_soname_of(std::string_view library, std::string_view file_name) -> bool
     {
         if (library.empty() || !file_name.starts_with(library) ||
@@ -286,7 +305,8 @@ namespace envcheck::system
         }
         for (const auto& dir : environment_dirs)
         {
-            order.emplace_back(SearchDir{ normalize_path(dir.path), dir.source }, &host);
+            // As given: a relative --prefix stays relative, as the report names it.
+            order.emplace_back(dir, &host);
         }
         for (const auto& dir : system_dirs)
         {
@@ -318,6 +338,9 @@ namespace envcheck::system
                     library.file = describe_library(*dir_root, entry, dir.path + "/" + entry,
                                                     in_environment ? "environment" : dir.source);
                     library.source = in_environment ? dir.source : "";
+                    const auto slash = library.file.real_path.rfind('/');
+                    library.file.version = toolkit_library_version(
+                      std::string_view(library.file.real_path).substr(slash + 1));
                     const bool seen =
                       std::any_of(found.begin(), found.end(),
                                   [&](const model::LoadableLibrary& other)

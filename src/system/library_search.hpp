@@ -42,6 +42,11 @@ namespace envcheck::system
                                                const std::vector<SearchDir>& environment_dirs,
                                                const std::vector<std::string>& names)
       -> std::vector<model::LoadableLibrary>;
+    // The full version in a toolkit library's real file name: libcudnn.so.9.1.0 -> 9.1.0,
+    // libcublas.so.12.4.5.8 -> 12.4.5.8; nullopt for a soname alone (libcudnn.so.9,
+    // libcudart.so.11.0).
+    [[nodiscard]] auto toolkit_library_version(std::string_view file_name)
+      -> std::optional<std::string>;
     // Whether `file_name` is one the loader asks for when it loads `library`: libcudnn.so.9,
     // libcudart.so.11.0; not libcudnn.so, libcudnn.so.9.1.0 or libcublasLt.so.12.
     [[nodiscard]] auto is_soname_of(std::string_view library, std::string_view file_name) -> bool;

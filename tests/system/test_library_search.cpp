@@ -128,6 +128,17 @@ namespace
         }
     }
 
+    TEST_CASE("toolkit_library_version", "[system][library_search]")
+    {
+        CHECK(toolkit_library_version("libcudnn.so.9.1.0") == "9.1.0");
+        CHECK(toolkit_library_version("libcublas.so.12.4.5.8") == "12.4.5.8");
+        CHECK(toolkit_library_version("libnccl.so.2.23.4") == "2.23.4");
+        CHECK_FALSE(toolkit_library_version("libcudnn.so.9"));
+        CHECK_FALSE(toolkit_library_version("libcudart.so.11.0"));
+        CHECK_FALSE(toolkit_library_version("libcudnn.so"));
+        CHECK_FALSE(toolkit_library_version("libcudnn.so.9.1.x"));
+    }
+
     TEST_CASE("find_loadable_libraries: LD_LIBRARY_PATH, then the environment, then the system",
               "[system][library_search]")
     {
