@@ -316,15 +316,16 @@ namespace envcheck::system
             }
         }
         std::vector<model::LoadableLibrary> found;
-        for (const auto& name : names)
+        for (const auto& [dir, dir_root] : order)
         {
-            for (const auto& [dir, dir_root] : order)
+            // Each directory listed once, for every name.
+            const auto entries = dir_root->list_directory(dir.path);
+            if (!entries)
             {
-                const auto entries = dir_root->list_directory(dir.path);
-                if (!entries)
-                {
-                    continue;
-                }
+                continue;
+            }
+            for (const auto& name : names)
+            {
                 for (const auto& entry : *entries)
                 {
                     if (!is_soname_of(name, entry))

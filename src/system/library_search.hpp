@@ -35,8 +35,9 @@ namespace envcheck::system
     // libcudart.so.11.0) in the order it searches for a library whose RUNPATH names the
     // environment's directories (pip wheels' $ORIGIN/../../nvidia/*/lib): LD_LIBRARY_PATH, then
     // `environment_dirs` (host paths, read on this host), then ld.so.conf and the default
-    // directories under `root`. Read from names and links only: nothing is loaded. One file
-    // reached twice (merged /usr) is listed once.
+    // directories under `root` (directory by directory: a caller groups them by name). Read
+    // from names and links only: nothing is loaded. One file reached twice (merged /usr) is
+    // listed once.
     [[nodiscard]] auto find_loadable_libraries(const SystemRoot& root,
                                                const Environment& environment,
                                                const std::vector<SearchDir>& environment_dirs,
