@@ -136,7 +136,8 @@ TEST_CASE("render_bug_report_markdown is one fenced block, whatever the values h
 }
 
 TEST_CASE("format_age", "[report][bug_report]")
-{    CHECK(report::format_age(-5) == "0 seconds");
+{
+    CHECK(report::format_age(-5) == "0 seconds");
     CHECK(report::format_age(1) == "1 second");
     CHECK(report::format_age(59) == "59 seconds");
     CHECK(report::format_age(3600) == "1 hour");
