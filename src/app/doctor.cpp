@@ -294,6 +294,7 @@ namespace envcheck::app
         clock.stamp(run);
         outcome.fleet = FleetView{ { std::move(run) }, node_features_from(input.machine) };
         outcome.fleet.features.cuda_usable = outcome.result.passed();
+        outcome.machine = std::move(input.machine);
         return outcome;
     }
 }

@@ -35,7 +35,8 @@ namespace envcheck::app
     {
         checks::DoctorReport result;
         report::DoctorView view;
-        FleetView fleet; // one run, "doctor"
+        FleetView fleet;             // one run, "doctor"
+        model::MachineFacts machine; // what the walk read (report shows it)
 
         [[nodiscard]] auto verdict() const -> Verdict;
     };

@@ -126,6 +126,20 @@ namespace envcheck::app
         std::optional<Environment> environment;
     };
 
+    // A directory of an environment that its frameworks' RUNPATH names, and what put it there.
+    struct LibraryDirectory
+    {
+        std::string path;
+        std::string source; // "pip nvidia-cudnn-cu12 9.1.0.70", "conda prefix"
+    };
+
+    struct LibraryLookupRequest
+    {
+        std::string root = "/"; // the system's directories are read under it
+        std::vector<LibraryDirectory> environment_dirs; // in the order the loader reads them
+        std::vector<std::string> names;                 // "libcudnn", "libcublas", ...
+    };
+
     class Machine
     {
     public:
@@ -140,6 +154,11 @@ namespace envcheck::app
         [[nodiscard]] virtual auto probe(const MachineProbeRequest& request)
           -> model::MachineFacts = 0;
         [[nodiscard]] virtual auto hostname() -> std::string = 0;
+        // Where the dynamic loader would find each library for a framework of the environment
+        // (LD_LIBRARY_PATH of the run, the environment's directories, the system's): every
+        // candidate in the loader's order, from names and links alone, nothing loaded.
+        [[nodiscard]] virtual auto find_libraries(const LibraryLookupRequest& request)
+          -> std::vector<model::LoadableLibrary> = 0;
     };
 
     // The GPU probe kernels (envcheck smoke), run in a watched child process.

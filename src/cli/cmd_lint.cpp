@@ -63,8 +63,7 @@ namespace envcheck::cli
             const auto format = report::parse_lint_format(options.format.name);
             if (!format)
             {
-                return render_fleet_report(options.format.name, outcome.fleet,
-                                           options.format.expiry_seconds, ports);
+                return render_fleet_report(options.format, outcome.fleet, ports);
             }
             if (*format == report::LintFormat::github)
             {
@@ -87,10 +86,18 @@ namespace envcheck::cli
             {
                 return list_rules(options, ports.files);
             }
-            return conclude(
-              app::run_lint(options.request, ports),
-              [&](const app::LintOutcome& outcome) { return render(options, outcome, ports); },
-              options.format.output, ports.files);
+            const auto outcome = app::run_lint(options.request, ports);
+            if (!outcome)
+            {
+                return report_error(outcome.error());
+            }
+            if (const int status =
+                  emit(render(options, *outcome, ports), options.format.output, ports.files);
+                status != code(Exit::ok))
+            {
+                return status;
+            }
+            return report_exit(options.format, outcome->fleet, outcome->verdict());
         }
     }
 

@@ -72,7 +72,7 @@ namespace envcheck::cli
                                                                                : std::cout)
                   << report::render_slurm_health_text(outcome->view);
             }
-            return code(exit_for(outcome->verdict()));
+            return report_exit(options.format, outcome->fleet, outcome->verdict());
         }
     }
 

@@ -9,7 +9,7 @@ namespace envcheck::cli
 {
     namespace
     {
-        constexpr std::array<Command, 10> table{ {
+        constexpr std::array<Command, 11> table{ {
           { "lint", "Check environment.yml files: syntax, conflicts, reproducibility, CUDA stack",
             setup_lint },
           { "diff",
@@ -24,6 +24,10 @@ namespace envcheck::cli
           { "doctor",
             "Find why CUDA is not available: every link from hardware to framework, with fixes",
             setup_doctor },
+          { "report",
+            "One block for a bug report: machine, driver, GPUs, frameworks and their CUDA "
+            "builds, the NVIDIA libraries they would load, the doctor's verdict",
+            setup_report },
           { "lock",
             "Write the lock of an installed environment: packages, machine, performance baselines",
             setup_lock },

@@ -54,6 +54,7 @@ namespace envcheck::cli
     auto setup_diff(CLI::App& app, TransferOptions& transfer) -> Run;
     auto setup_slurm_health(CLI::App& app, TransferOptions& transfer) -> Run;
     auto setup_config(CLI::App& app, TransferOptions& transfer) -> Run;
+    auto setup_report(CLI::App& app, TransferOptions& transfer) -> Run;
 
     // `envcheck check` with no arguments, and `envcheck probe` of this machine, as text.
     [[nodiscard]] auto run_default_check(app::Ports& ports, const app::LoadedConfig& config) -> int;

@@ -38,6 +38,20 @@ namespace envcheck::cli
         return Exit::internal;
     }
 
+    auto exit_for(report::NpdStatus status) -> Exit
+    {
+        switch (status)
+        {
+            case report::NpdStatus::ok:
+                return Exit::ok;
+            case report::NpdStatus::problem:
+                return Exit::findings;
+            case report::NpdStatus::unknown:
+                return Exit::usage;
+        }
+        return Exit::internal;
+    }
+
     auto report_error(const util::Error& error) -> int
     {
         const auto safe = [](const std::string& text) {

@@ -3,6 +3,7 @@
 #define ENVCHECK_CLI_EXIT_CODES_HPP
 
 #include "app/outcome.hpp"
+#include "report/fleet_formats.hpp"
 #include "util/error.hpp"
 
 namespace envcheck::cli
@@ -22,6 +23,10 @@ namespace envcheck::cli
 
     [[nodiscard]] auto exit_for(const util::Error& error) -> Exit;
     [[nodiscard]] auto exit_for(app::Verdict verdict) -> Exit;
+    // --format npd (Node Problem Detector: 0 OK, 1 NonOK, anything else Unknown): a problem is
+    // 1; a check that could not run, or none that ran, is 2, which NPD reads as Unknown, as it
+    // reads usage (2) and internal (3) errors.
+    [[nodiscard]] auto exit_for(report::NpdStatus status) -> Exit;
 
     // Prints "envcheck: error: <where>: <message>" (and the hint) on stderr; returns the exit
     // code for the error.

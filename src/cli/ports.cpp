@@ -20,6 +20,7 @@
 #include "system/environment.hpp"
 #include "system/framework_check.hpp"
 #include "system/host.hpp"
+#include "system/library_search.hpp"
 #include "system/machine_probe.hpp"
 #include "system/system_root.hpp"
 
@@ -222,6 +223,17 @@ namespace envcheck::cli
         auto hostname() -> std::string override
         {
             return system::read_hostname(system::SystemRoot("/"));
+        }
+        auto find_libraries(const app::LibraryLookupRequest& request)
+          -> std::vector<model::LoadableLibrary> override
+        {
+            std::vector<system::SearchDir> dirs;
+            for (const auto& dir : request.environment_dirs)
+            {
+                dirs.push_back({ dir.path, dir.source });
+            }
+            return system::find_loadable_libraries(system::SystemRoot(request.root), environment,
+                                                   dirs, request.names);
         }
 
         // --- GpuSmoke ----------------------------------------------------------------------

@@ -14,7 +14,7 @@ namespace envcheck::cli
     {
         struct FleetContext
         {
-            std::int64_t expiry_seconds = 3600;
+            const ReportFormatChoice& choice;
             app::Ports& ports;
         };
 
@@ -24,7 +24,7 @@ namespace envcheck::cli
             std::string (*render)(const app::FleetView& fleet, const FleetContext& context);
         };
 
-        const std::array<FleetFormat, 5> fleet_formats{ {
+        const std::array<FleetFormat, 6> fleet_formats{ {
           { "junit", [](const app::FleetView& fleet, const FleetContext&)
             { return report::render_junit(fleet.runs); } },
           { "prometheus", [](const app::FleetView& fleet, const FleetContext&)
@@ -35,7 +35,7 @@ namespace envcheck::cli
                 return report::render_nfd(fleet.runs, fleet.features,
                                           report::NfdOptions{ "envcheck.io",
                                                               context.ports.clock.unix_seconds(),
-                                                              context.expiry_seconds });
+                                                              context.choice.expiry_seconds });
             } },
           { "markdown", [](const app::FleetView& fleet, const FleetContext&)
             { return report::render_markdown(fleet.runs); } },
@@ -45,6 +45,8 @@ namespace envcheck::cli
                 append_github_job_summary(fleet.runs, context.ports);
                 return report::render_github_annotations(fleet.runs);
             } },
+          { "npd", [](const app::FleetView& fleet, const FleetContext& context)
+            { return report::render_npd(fleet.runs, context.choice.npd_max_length); } },
         } };
     }
 
@@ -65,7 +67,7 @@ namespace envcheck::cli
             "--format", choice.name,
             "Report format: " + util::join(own_formats, ", ") +
               "; for fleet tooling: junit, prometheus (node_exporter textfile), nfd (Node "
-              "Feature Discovery), markdown, github")
+              "Feature Discovery), markdown, github, npd (Node Problem Detector custom plugin)")
           ->check(CLI::IsMember(names))
           ->each([&choice](const std::string& /*name*/) { choice.given = true; })
           ->option_text(util::join(names, "|"));
@@ -76,6 +78,11 @@ namespace envcheck::cli
             "--expiry", choice.expiry_seconds,
             "With --format nfd: seconds after which nfd-worker drops the features (default 3600)")
           ->check(CLI::PositiveNumber);
+        app
+          .add_option("--npd-max-length", choice.npd_max_length,
+                      "With --format npd: the plugin config's max_output_length, in bytes "
+                      "(default 80, NPD's)")
+          ->check(CLI::Range(std::size_t{ 16 }, std::size_t{ 1 } << 20U));
     }
 
     auto apply_configured_format(ReportFormatChoice& choice, const config::Config& config,
@@ -102,8 +109,8 @@ namespace envcheck::cli
         return {};
     }
 
-    auto render_fleet_report(std::string_view format, const app::FleetView& fleet,
-                             std::int64_t expiry_seconds, app::Ports& ports) -> std::string
+    auto render_fleet_report(const ReportFormatChoice& choice, const app::FleetView& fleet,
+                             app::Ports& ports) -> std::string
     {
         const auto named = [&](std::string_view name)
         {
@@ -111,9 +118,19 @@ namespace envcheck::cli
                                 [&](const FleetFormat& row) { return row.name == name; });
         };
         // --format accepts only the table's names; anything else would be markdown.
-        const auto found = named(format);
+        const auto found = named(choice.name);
         const auto& row = found == fleet_formats.end() ? *named("markdown") : *found;
-        return row.render(fleet, FleetContext{ expiry_seconds, ports });
+        return row.render(fleet, FleetContext{ choice, ports });
+    }
+
+    auto report_exit(const ReportFormatChoice& choice, const app::FleetView& fleet,
+                     app::Verdict verdict) -> int
+    {
+        if (choice.name == "npd" && verdict != app::Verdict::usage)
+        {
+            return code(exit_for(report::npd_status(fleet.runs)));
+        }
+        return code(exit_for(verdict));
     }
 
     void append_github_job_summary(const std::vector<model::CheckRun>& runs, app::Ports& ports)

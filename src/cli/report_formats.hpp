@@ -2,8 +2,8 @@
 // json, ...) are rows {name, render} in its cmd_<name>.cpp; the fleet formats every checking
 // command shares (junit, prometheus node_exporter textfile, nfd Node Feature Discovery feature
 // file, markdown, github annotations plus the markdown job summary appended to
-// $GITHUB_STEP_SUMMARY) are rows here, over the outcome's app::FleetView. The renderers are in
-// src/report.
+// $GITHUB_STEP_SUMMARY, npd: a Node Problem Detector custom plugin's one line) are rows here,
+// over the outcome's app::FleetView. The renderers are in src/report.
 #ifndef ENVCHECK_CLI_REPORT_FORMATS_HPP
 #define ENVCHECK_CLI_REPORT_FORMATS_HPP
 
@@ -30,6 +30,7 @@ namespace envcheck::cli
     {
         std::string name = "text";
         std::int64_t expiry_seconds = 3600; // nfd: how long nfd-worker keeps the features
+        std::size_t npd_max_length = 80;    // npd: NPD's max_output_length
         std::string output;                 // -o: written atomically; empty or "-": stdout
         bool given = false;                 // --format was on the command line
         std::vector<std::string> allowed;   // the command's formats, then the fleet formats
@@ -44,16 +45,22 @@ namespace envcheck::cli
     inline constexpr std::string_view output_help =
       "Write the report to this file (atomically) instead of stdout";
 
-    // Adds --format (the command's own formats, then the fleet formats), -o/--output and
-    // --expiry.
+    // Adds --format (the command's own formats, then the fleet formats), -o/--output,
+    // --expiry and --npd-max-length.
     void add_report_format_options(CLI::App& app, ReportFormatChoice& choice,
                                    const std::vector<std::string>& own_formats,
                                    std::string_view output_description = output_help);
 
-    // The report in a fleet format; `format` must be one of them.
-    [[nodiscard]] auto render_fleet_report(std::string_view format, const app::FleetView& fleet,
-                                           std::int64_t expiry_seconds, app::Ports& ports)
+    // The report in the fleet format `choice` names; it must be one of them.
+    [[nodiscard]] auto render_fleet_report(const ReportFormatChoice& choice,
+                                           const app::FleetView& fleet, app::Ports& ports)
       -> std::string;
+
+    // The exit code of a checking command's outcome: its verdict's, except with --format npd,
+    // where it follows NPD's protocol over the runs (exit_codes.hpp, exit_for(NpdStatus)): a
+    // check that could not run is Unknown (2), not a node problem (1).
+    [[nodiscard]] auto report_exit(const ReportFormatChoice& choice, const app::FleetView& fleet,
+                                   app::Verdict verdict) -> int;
 
     // Appends the markdown summary of `runs` to the file $GITHUB_STEP_SUMMARY names, when it is
     // set (GitHub Actions shows it on the run's page).
@@ -79,7 +86,7 @@ namespace envcheck::cli
                 return format.render(outcome);
             }
         }
-        return render_fleet_report(choice.name, outcome.fleet, choice.expiry_seconds, ports);
+        return render_fleet_report(choice, outcome.fleet, ports);
     }
 
     // A use case's result in the chosen format, to choice.output, and its exit code (output.hpp).
@@ -88,10 +95,17 @@ namespace envcheck::cli
                                        std::span<const OwnFormat<Outcome>> own,
                                        const ReportFormatChoice& choice, app::Ports& ports) -> int
     {
-        return conclude(
-          result,
-          [&](const Outcome& outcome) { return render_report(own, choice, outcome, ports); },
-          choice.output, ports.files);
+        if (!result)
+        {
+            return report_error(result.error());
+        }
+        if (const int status =
+              emit(render_report(own, choice, *result, ports), choice.output, ports.files);
+            status != code(Exit::ok))
+        {
+            return status;
+        }
+        return report_exit(choice, result->fleet, result->verdict());
     }
 }
 

@@ -312,6 +312,19 @@ namespace envcheck::model
     // journal lines): every line that holds "NVRM: Xid (PCI:<bus id>): <number>".
     void add_xid_events(std::string_view text, KernelLogFacts& log);
 
+    // A shared library a framework loads (libcudnn, libcublas, libnccl, libcudart), where the
+    // dynamic loader finds it (envcheck report).
+    struct LoadableLibrary
+    {
+        std::string library; // "libcudnn"
+        // file.name: the file name the loader asks for ("libcudnn.so.9"); file.found_via:
+        // "LD_LIBRARY_PATH", "environment", "ld.so.conf" or "default"
+        LibraryFile file;
+        std::string source; // the environment's directories: what put it there
+
+        auto operator==(const LoadableLibrary&) const -> bool = default;
+    };
+
     struct MachineFacts
     {
         std::string root = "/"; // where /proc, /sys, /dev and the libraries were read
@@ -319,6 +332,7 @@ namespace envcheck::model
         std::string hostname;
         OsFacts os;
         CpuFacts cpu;
+        std::optional<std::uint64_t> memory_total_bytes; // MemTotal of /proc/meminfo
         ContainerFacts container;
         std::vector<EnvironmentVariable> environment;
         PciFacts pci;

@@ -108,8 +108,11 @@ namespace envcheck::model
         {
             CheckOutcome outcome;
             outcome.id = "smoke.gpu";
-            outcome.status =
-              report.availability == GpuAvailability::no_such_device ? Status::error : Status::fail;
+            // Not the machine's fault (an ordinal it does not have, an envcheck without kernels):
+            // the check could not run, which NPD reads as Unknown rather than a node problem.
+            const bool not_the_machine = report.availability == GpuAvailability::no_such_device ||
+                                         report.availability == GpuAvailability::built_without_cuda;
+            outcome.status = not_the_machine ? Status::error : Status::fail;
             outcome.message = report.diagnosis;
             outcome.fix = "run 'envcheck doctor' for the cause";
             run.outcomes.push_back(std::move(outcome));

@@ -1,5 +1,6 @@
 #include "report/fleet_formats.hpp"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -10,6 +11,7 @@
 #include "report/markup.hpp"
 #include "util/strings.hpp"
 #include "util/time_format.hpp"
+#include "util/url_redaction.hpp"
 
 namespace envcheck::report
 {
@@ -541,5 +543,144 @@ namespace envcheck::report
                    "::" + github_data(summary_line(run)) + "\n";
         }
         return out;
+    }
+
+    // ---- Node Problem Detector ----------------------------------------------------------------
+
+    namespace
+    {
+        auto outcomes_with(const std::vector<model::CheckRun>& runs, model::Status status)
+          -> std::vector<const model::CheckOutcome*>
+        {
+            std::vector<const model::CheckOutcome*> found;
+            for (const auto& run : runs)
+            {
+                for (const auto& outcome : run.outcomes)
+                {
+                    if (outcome.status == status)
+                    {
+                        found.push_back(&outcome);
+                    }
+                }
+            }
+            return found;
+        }
+
+        // One line: control characters (newlines included) become single spaces.
+        auto one_line(std::string_view text) -> std::string
+        {
+            std::string out;
+            bool space = false;
+            for (const char c : text)
+            {
+                const auto byte = static_cast<unsigned char>(c);
+                if (byte < 0x20 || byte == 0x7f || c == ' ')
+                {
+                    space = !out.empty();
+                    continue;
+                }
+                if (space)
+                {
+                    out += ' ';
+                    space = false;
+                }
+                out += c;
+            }
+            return out;
+        }
+
+        // At most `limit` bytes, cut before a UTF-8 continuation byte, "..." marking the cut.
+        auto cut(std::string text, std::size_t limit) -> std::string
+        {
+            if (text.size() <= limit)
+            {
+                return text;
+            }
+            constexpr std::string_view ellipsis = "...";
+            if (limit <= ellipsis.size())
+            {
+                return std::string(ellipsis.substr(0, limit));
+            }
+            std::size_t end = limit - ellipsis.size();
+            while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0U) == 0x80U)
+            {
+                --end;
+            }
+            text.resize(end);
+            while (!text.empty() && text.back() == ' ')
+            {
+                text.pop_back();
+            }
+            return text + std::string(ellipsis);
+        }
+
+        auto ids_then_message(const std::vector<const model::CheckOutcome*>& outcomes,
+                              std::string_view joint) -> std::string
+        {
+            std::string line = outcomes.front()->id;
+            if (outcomes.size() > 1)
+            {
+                line += " (+" + std::to_string(outcomes.size() - 1) + " more)";
+            }
+            line += std::string(joint) + outcomes.front()->message;
+            return line;
+        }
+    }
+
+    auto npd_status(const std::vector<model::CheckRun>& runs) -> NpdStatus
+    {
+        if (!outcomes_with(runs, model::Status::fail).empty())
+        {
+            return NpdStatus::problem;
+        }
+        const bool any =
+          std::any_of(runs.begin(), runs.end(),
+                      [](const model::CheckRun& run) { return !run.outcomes.empty(); });
+        if (!any || !outcomes_with(runs, model::Status::error).empty())
+        {
+            return NpdStatus::unknown;
+        }
+        return NpdStatus::ok;
+    }
+
+    auto render_npd(const std::vector<model::CheckRun>& runs, std::size_t max_length) -> std::string
+    {
+        std::string line;
+        switch (npd_status(runs))
+        {
+            case NpdStatus::problem:
+                line = ids_then_message(outcomes_with(runs, model::Status::fail), ": ");
+                break;
+            case NpdStatus::unknown:
+            {
+                const auto errors = outcomes_with(runs, model::Status::error);
+                line = errors.empty() ? "UNKNOWN: no check ran"
+                                      : ids_then_message(errors, " could not run: ");
+                break;
+            }
+            case NpdStatus::ok:
+            {
+                std::vector<std::string> parts;
+                for (const auto& run : runs)
+                {
+                    // "envcheck doctor: pass (23 passed, 4 skipped)" -> "doctor 23 passed, ..."
+                    const Counts counts = count(run);
+                    std::string part =
+                      run.command + " " + std::to_string(counts.passed) + " passed";
+                    if (counts.warned != 0)
+                    {
+                        part += ", " + std::to_string(counts.warned) + " warned";
+                    }
+                    if (counts.skipped != 0)
+                    {
+                        part += ", " + std::to_string(counts.skipped) + " skipped";
+                    }
+                    parts.push_back(std::move(part));
+                }
+                line = "OK: " + util::join(parts, "; ");
+                break;
+            }
+        }
+        return cut(one_line(util::redact_urls(line, util::redaction_marker)), max_length) + "\n";
     }
 }

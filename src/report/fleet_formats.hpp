@@ -7,6 +7,7 @@
 //   nfd         a Node Feature Discovery local feature file (features.d/), with expiry
 //   markdown    a table per run (also the GitHub job summary)
 //   github      workflow annotations (::error / ::warning) for failing and warning checks
+//   npd         one line for a Node Problem Detector custom plugin: the failed check ids first
 #ifndef ENVCHECK_REPORT_FLEET_FORMATS_HPP
 #define ENVCHECK_REPORT_FLEET_FORMATS_HPP
 
@@ -52,6 +53,29 @@ namespace envcheck::report
 
     [[nodiscard]] auto render_github_annotations(const std::vector<model::CheckRun>& runs)
       -> std::string;
+
+    // The Node Problem Detector custom-plugin protocol: the plugin's exit status says OK (0),
+    // NonOK (1) or Unknown (anything else), its stdout is the condition's message, cut by NPD
+    // at max_output_length bytes (80 by default).
+    enum class NpdStatus
+    {
+        ok,      // no check failed (warnings and skips included)
+        problem, // a check failed: the node is at fault
+        unknown, // no check failed but one could not run (status error), or nothing ran
+    };
+
+    [[nodiscard]] auto npd_status(const std::vector<model::CheckRun>& runs) -> NpdStatus;
+
+    inline constexpr std::size_t npd_default_max_length = 80;
+
+    // One line (and a newline) of at most `max_length` bytes, cut on a UTF-8 boundary with
+    // "..." so that what NPD cuts is nothing: "OK: doctor 23 passed, 4 skipped", or the ids of
+    // the failed checks first, then the first one's message ("cuda.init (+1 more): cuInit
+    // returned ..."), or for unknown the checks that could not run ("framework.runtime-check
+    // could not run: timed out ..."). URLs lose their credentials; control characters become
+    // spaces.
+    [[nodiscard]] auto render_npd(const std::vector<model::CheckRun>& runs,
+                                  std::size_t max_length = npd_default_max_length) -> std::string;
 
     // A Kubernetes label value: at most 63 characters of [A-Za-z0-9-_.], starting and ending
     // alphanumeric; other characters become '-'. Empty when nothing valid is left.

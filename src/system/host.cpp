@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <gnu/libc-version.h>
+#include <limits>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -170,6 +172,34 @@ namespace envcheck::system
             cpu.logical_cpus = processors;
         }
         return cpu;
+    }
+
+    auto read_memory_total(const SystemRoot& root) -> std::optional<std::uint64_t>
+    {
+        const auto info = root.read_text("/proc/meminfo");
+        if (!info)
+        {
+            return std::nullopt;
+        }
+        for (const auto line : util::split_lines(*info))
+        {
+            // "MemTotal:       263855436 kB"
+            if (!line.starts_with("MemTotal:"))
+            {
+                continue;
+            }
+            const auto value = util::trim(line.substr(9));
+            std::uint64_t kib = 0;
+            const auto* end = value.data() + value.size();
+            const auto [ptr, error] = std::from_chars(value.data(), end, kib);
+            if (error != std::errc{} || util::trim(std::string_view(ptr, end - ptr)) != "kB" ||
+                kib > (std::numeric_limits<std::uint64_t>::max() >> 10U))
+            {
+                return std::nullopt;
+            }
+            return kib << 10U;
+        }
+        return std::nullopt;
     }
 
     auto read_container(const SystemRoot& root, const Environment& environment)

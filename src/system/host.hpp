@@ -3,6 +3,7 @@
 #ifndef ENVCHECK_SYSTEM_HOST_HPP
 #define ENVCHECK_SYSTEM_HOST_HPP
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,6 +17,8 @@ namespace envcheck::system
 {
     [[nodiscard]] auto read_os(const SystemRoot& root) -> model::OsFacts;
     [[nodiscard]] auto read_cpu(const SystemRoot& root) -> model::CpuFacts;
+    // MemTotal of /proc/meminfo, in bytes; nullopt when it cannot be read.
+    [[nodiscard]] auto read_memory_total(const SystemRoot& root) -> std::optional<std::uint64_t>;
     [[nodiscard]] auto read_container(const SystemRoot& root, const Environment& environment)
       -> model::ContainerFacts;
     // Running GPU daemons, by the names in gpu_daemons.

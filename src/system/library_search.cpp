@@ -250,4 +250,109 @@ namespace envcheck::system
         }
         return search;
     }
+
+    auto toolkit_library_version(std::string_view file_name) -> std::optional<std::string>
+    {
+        const auto at = file_name.find(".so.");
+        if (at == std::string_view::npos)
+        {
+            return std::nullopt;
+        }
+        const auto version = file_name.substr(at + 4);
+        const auto parts = util::split(version, '.');
+        const bool numbers =
+          parts.size() >= 3 &&
+          std::all_of(parts.begin(), parts.end(),
+                      [](std::string_view part) {
+                          return !part.empty() &&
+                                 std::all_of(part.begin(), part.end(), util::is_digit);
+                      });
+        return numbers ? std::optional(std::string(version)) : std::nullopt;
+    }
+
+    auto is_soname_of(std::string_view library, std::string_view file_name) -> bool
+    {
+        if (library.empty() || !file_name.starts_with(library) ||
+            !file_name.substr(library.size()).starts_with(".so."))
+        {
+            return false;
+        }
+        const auto version = file_name.substr(library.size() + 4);
+        const auto dot = version.find('.');
+        const auto major = version.substr(0, dot);
+        if (major.empty() || !std::all_of(major.begin(), major.end(), util::is_digit))
+        {
+            return false;
+        }
+        return dot == std::string_view::npos || version.substr(dot) == ".0";
+    }
+
+    auto find_loadable_libraries(const SystemRoot& root, const Environment& environment,
+                                 const std::vector<SearchDir>& environment_dirs,
+                                 const std::vector<std::string>& names)
+      -> std::vector<model::LoadableLibrary>
+    {
+        const SystemRoot host("/");
+        // LD_LIBRARY_PATH, the environment's RUNPATH directories, then the system's.
+        std::vector<std::pair<SearchDir, const SystemRoot*>> order;
+        const auto system_dirs = library_search_dirs(root, environment);
+        for (const auto& dir : system_dirs)
+        {
+            if (dir.source == "LD_LIBRARY_PATH")
+            {
+                order.emplace_back(dir, &root);
+            }
+        }
+        for (const auto& dir : environment_dirs)
+        {
+            // As given: a relative --prefix stays relative, as the report names it.
+            order.emplace_back(dir, &host);
+        }
+        for (const auto& dir : system_dirs)
+        {
+            if (dir.source != "LD_LIBRARY_PATH")
+            {
+                order.emplace_back(dir, &root);
+            }
+        }
+        std::vector<model::LoadableLibrary> found;
+        for (const auto& [dir, dir_root] : order)
+        {
+            // Each directory listed once, for every name.
+            const auto entries = dir_root->list_directory(dir.path);
+            if (!entries)
+            {
+                continue;
+            }
+            for (const auto& name : names)
+            {
+                for (const auto& entry : *entries)
+                {
+                    if (!is_soname_of(name, entry))
+                    {
+                        continue;
+                    }
+                    // The environment's directories are the ones read on this host.
+                    const bool in_environment = dir_root == &host;
+                    model::LoadableLibrary library;
+                    library.library = name;
+                    library.file = describe_library(*dir_root, entry, dir.path + "/" + entry,
+                                                    in_environment ? "environment" : dir.source);
+                    library.source = in_environment ? dir.source : "";
+                    const auto slash = library.file.real_path.rfind('/');
+                    library.file.version = toolkit_library_version(
+                      std::string_view(library.file.real_path).substr(slash + 1));
+                    const bool seen =
+                      std::any_of(found.begin(), found.end(),
+                                  [&](const model::LoadableLibrary& other)
+                                  { return other.file.real_path == library.file.real_path; });
+                    if (!seen)
+                    {
+                        found.push_back(std::move(library));
+                    }
+                }
+            }
+        }
+        return found;
+    }
 }

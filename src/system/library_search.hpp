@@ -30,6 +30,28 @@ namespace envcheck::system
     [[nodiscard]] auto search_libraries(const SystemRoot& root, const Environment& environment)
       -> model::LibrarySearch;
 
+    // The libraries a framework loads (`names`: "libcudnn", "libcublas", ...), every file the
+    // loader could take for them (<name>.so.<major>, or .so.<major>.0 as CUDA 11's
+    // libcudart.so.11.0) in the order it searches for a library whose RUNPATH names the
+    // environment's directories (pip wheels' $ORIGIN/../../nvidia/*/lib): LD_LIBRARY_PATH, then
+    // `environment_dirs` (host paths, read on this host), then ld.so.conf and the default
+    // directories under `root` (directory by directory: a caller groups them by name). Read
+    // from names and links only: nothing is loaded. One file reached twice (merged /usr) is
+    // listed once.
+    [[nodiscard]] auto find_loadable_libraries(const SystemRoot& root,
+                                               const Environment& environment,
+                                               const std::vector<SearchDir>& environment_dirs,
+                                               const std::vector<std::string>& names)
+      -> std::vector<model::LoadableLibrary>;
+    // The full version in a toolkit library's real file name: libcudnn.so.9.1.0 -> 9.1.0,
+    // libcublas.so.12.4.5.8 -> 12.4.5.8; nullopt for a soname alone (libcudnn.so.9,
+    // libcudart.so.11.0).
+    [[nodiscard]] auto toolkit_library_version(std::string_view file_name)
+      -> std::optional<std::string>;
+    // Whether `file_name` is one the loader asks for when it loads `library`: libcudnn.so.9,
+    // libcudart.so.11.0; not libcudnn.so, libcudnn.so.9.1.0 or libcublasLt.so.12.
+    [[nodiscard]] auto is_soname_of(std::string_view library, std::string_view file_name) -> bool;
+
     // Describes a library file: real path, version from its name, size, stub and compat marks.
     [[nodiscard]] auto describe_library(const SystemRoot& root, std::string_view name,
                                         std::string_view path, std::string_view found_via)

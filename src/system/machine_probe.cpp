@@ -37,6 +37,7 @@ namespace envcheck::system
         facts.hostname = read_hostname(root);
         facts.os = read_os(root);
         facts.cpu = read_cpu(root);
+        facts.memory_total_bytes = read_memory_total(root);
         facts.container = read_container(root, options.environment);
         facts.environment = report_environment(options.environment);
         facts.pci = read_pci(root);

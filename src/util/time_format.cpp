@@ -31,6 +31,34 @@ namespace envcheck::util
             return { month <= 2 ? year + 1 : year, month, day };
         }
 
+        // Its inverse (the same paper's days_from_civil).
+        auto days_from_civil(std::int64_t year, unsigned month, unsigned day) -> std::int64_t
+        {
+            year -= month <= 2 ? 1 : 0;
+            const std::int64_t era = (year >= 0 ? year : year - 399) / 400;
+            const auto year_of_era = static_cast<unsigned>(year - era * 400);
+            const unsigned day_of_year =
+              (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1;
+            const unsigned day_of_era =
+              year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+            return era * 146097 + static_cast<std::int64_t>(day_of_era) - 719468;
+        }
+
+        auto digits(std::string_view text, std::size_t at, std::size_t count)
+          -> std::optional<unsigned>
+        {
+            unsigned value = 0;
+            for (std::size_t i = at; i < at + count; ++i)
+            {
+                if (text[i] < '0' || text[i] > '9')
+                {
+                    return std::nullopt;
+                }
+                value = value * 10 + static_cast<unsigned>(text[i] - '0');
+            }
+            return value;
+        }
+
         void append_two_digits(std::string& out, unsigned value)
         {
             out += static_cast<char>('0' + value / 10);
@@ -61,5 +89,34 @@ namespace envcheck::util
         append_two_digits(out, static_cast<unsigned>(seconds_of_day % 60));
         out += 'Z';
         return out;
+    }
+
+    auto parse_rfc3339_utc(std::string_view text) -> std::optional<std::int64_t>
+    {
+        // 2026-11-30T20:02:00Z
+        if (text.size() != 20 || text[4] != '-' || text[7] != '-' || text[10] != 'T' ||
+            text[13] != ':' || text[16] != ':' || text[19] != 'Z')
+        {
+            return std::nullopt;
+        }
+        const auto year = digits(text, 0, 4);
+        const auto month = digits(text, 5, 2);
+        const auto day = digits(text, 8, 2);
+        const auto hour = digits(text, 11, 2);
+        const auto minute = digits(text, 14, 2);
+        const auto second = digits(text, 17, 2);
+        if (!year || !month || !day || !hour || !minute || !second || *month < 1 || *month > 12 ||
+            *day < 1 || *day > 31 || *hour > 23 || *minute > 59 || *second > 60)
+        {
+            return std::nullopt;
+        }
+        const auto unix_seconds =
+          days_from_civil(*year, *month, *day) * 86400 + *hour * 3600 + *minute * 60 + *second;
+        // Rejects 2026-02-31 and the like: the date must come back as written.
+        if (format_rfc3339_utc(unix_seconds).substr(0, 10) != text.substr(0, 10))
+        {
+            return std::nullopt;
+        }
+        return unix_seconds;
     }
 }

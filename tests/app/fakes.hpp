@@ -273,6 +273,15 @@ namespace envcheck::tests
         }
 
         auto hostname() -> std::string override { return name; }
+
+        std::vector<model::LoadableLibrary> libraries; // what find_libraries answers
+        std::vector<app::LibraryLookupRequest> lookups;
+        auto find_libraries(const app::LibraryLookupRequest& request)
+          -> std::vector<model::LoadableLibrary> override
+        {
+            lookups.push_back(request);
+            return libraries;
+        }
     };
 
     // The healthy machine with its GPU gone: no NVIDIA device on the PCI bus, and neither NVML

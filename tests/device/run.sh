@@ -5,12 +5,13 @@
 #   build.log      toolchain, configure, build, our warnings, kernel resource usage
 #   tests.log      every C++ test binary (the hidden [.gpu] cases too), tests/gpu/test_smoke.py and
 #                  tests/cli/test_driver_faults.py (the stand-in broken drivers over the real one)
-#   machine.txt    probe, doctor (machine alone and with the torch venv), nfd/prometheus outputs,
-#                  the hardware gates (gpu.*) of doctor-torch.json
+#   machine.txt    probe, doctor (machine alone and with the torch venv), nfd/prometheus/npd
+#                  outputs, the hardware gates (gpu.*) of doctor-torch.json, report of the torch
+#                  venv
 #   smoke.txt      smoke --quick and --full, wall time of each (smoke-full.html: the --full report
-#                  as HTML); smoke on a GPU another process
+#                  as HTML); timing.txt: the quick probes one by one; smoke on a GPU another process
 #                  holds (skipped: busy) and with --even-if-busy; smoke-spread.txt: each
-#                  metric's spread over six runs of smoke --full
+#                  metric's spread over six runs of smoke --full and of smoke --quick
 #   lock.txt       lock of /opt/torch/.venv with GPU baselines; check --lock timed with and without
 #                  the GPU part; performance as locked (check-inflated.html: as HTML);
 #                  slurm-health --prolog on a healthy node
@@ -106,7 +107,13 @@ run doctor-torch.txt doctor --prefix "$PREFIX"
 run doctor-torch.json doctor --prefix "$PREFIX" --format json
 run doctor.prom doctor --format prometheus
 run doctor.nfd doctor --format nfd --expiry 1800
-for file in probe.txt doctor-torch.txt doctor.nfd; do echo "---- $file"; cat "$OUT/$file"; done >> "$OUT/machine.txt"
+# NPD's custom plugin (envs/fleet/kubernetes/npd-envcheck.json's command): "OK: doctor ...", exit 0.
+run doctor.npd doctor --format npd --npd-max-length 80 --timeout 20 --no-framework-check
+# The bug report of the torch venv: the GPU from NVML, torch's CUDA build from torch/version.py,
+# the nvidia-* wheels' libcudnn/libcublas/libnccl/libcudart as the loader would take them.
+run report-torch.md report --prefix "$PREFIX"
+run report-torch.json report --prefix "$PREFIX" --format json
+for file in probe.txt doctor-torch.txt doctor.nfd doctor.npd report-torch.md; do echo "---- $file"; cat "$OUT/$file"; done >> "$OUT/machine.txt"
 # The hardware gates (gpu.*) on the real GPU: each should pass or skip with its reason.
 python3 - "$OUT/doctor-torch.json" >> "$OUT/machine.txt" 2>&1 <<'PY'
 import json, sys
@@ -277,6 +284,8 @@ step "summary"
 grep -E "^----|passed|failed|FAILED|test cases" "$OUT/tests.log" | head -60
 cat "$OUT/machine.txt" | head -12
 grep -E "verdict|first broken" "$OUT/doctor-torch.txt"
+cat "$OUT/doctor.npd"
+grep -E "^(GPU 0|Verdict|torch|lib[a-z]+(\.so\.[0-9.]+)?): |SHADOWS" "$OUT/report-torch.md"
 grep -A10 -- "---- hardware gates" "$OUT/machine.txt"
 grep -E "smoke --|matmul|bandwidth|overlap|bank|tensor|hbm|busy" "$OUT/smoke.txt" | head -34
 cat "$OUT/smoke-spread.txt"

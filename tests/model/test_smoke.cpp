@@ -206,5 +206,11 @@ namespace
         CHECK(unavailable.outcomes[0].id == "smoke.gpu");
         CHECK(unavailable.outcomes[0].status == Status::fail);
         CHECK(unavailable.outcomes[0].message == no_driver.diagnosis);
+
+        // Not the machine's fault: the check could not run (error), not failed.
+        SmokeReport no_kernels;
+        no_kernels.availability = GpuAvailability::built_without_cuda;
+        CHECK(to_check_run(no_kernels).outcomes.at(0).status == Status::error);
+        CHECK_FALSE(to_check_run(no_kernels).passed());
     }
 }

@@ -17,6 +17,7 @@ import io
 import json
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
@@ -97,10 +98,15 @@ def build_channel(root: pathlib.Path) -> pathlib.Path:
     conda_package(channel, "greet", "0.3", "pyh0_0", greet_files, subdir="noarch", depends=["python", "hello"])
     conda_package(channel, "extra-tool", "1.2", "h0_0", {"bin/extra-tool": b"#!/bin/sh\necho extra\n"})
     (channel / "noarch").mkdir(exist_ok=True)
+    index(channel)
+    return channel
+
+
+def index(channel: pathlib.Path):
+    """Writes the channel's repodata.json files (rattler's indexer)."""
     indexing = index_fs(channel)
     if asyncio.iscoroutine(indexing):  # py-rattler >= 0.15 made it async
         asyncio.run(indexing)
-    return channel
 
 
 def create_env(channel: pathlib.Path, prefix: pathlib.Path, specs, cache: pathlib.Path):
@@ -129,19 +135,22 @@ def write_pixi_lock(records, path: pathlib.Path, channel: pathlib.Path):
 
 
 def build_wheel(directory: pathlib.Path, name, version, module_text=b"VALUE = 1\n", requires=(),
-                extras=()) -> pathlib.Path:
-    """A pure-Python wheel: <name>/__init__.py and its dist-info, with a correct RECORD;
-    `requires` are its Requires-Dist lines, `extras` its Provides-Extra."""
+                extras=(), files=None, module=True) -> pathlib.Path:
+    """A pure-Python wheel: <name>/__init__.py (unless `module` is false), the `files` given
+    ({path: bytes}) and its dist-info, with a correct RECORD; `requires` are its Requires-Dist
+    lines, `extras` its Provides-Extra. A name with '-' or '.' is written '_' in file names."""
     directory.mkdir(parents=True, exist_ok=True)
-    dist = f"{name}-{version}.dist-info"
+    stem = re.sub(r"[-.]+", "_", name)
+    dist = f"{stem}-{version}.dist-info"
     metadata = f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n"
     metadata += "".join(f"Provides-Extra: {extra}\n" for extra in extras)
     metadata += "".join(f"Requires-Dist: {line}\n" for line in requires)
-    contents = {
-        f"{name}/__init__.py": module_text,
+    contents = {f"{stem}/__init__.py": module_text} if module else {}
+    contents.update(files or {})
+    contents.update({
         f"{dist}/METADATA": metadata.encode(),
         f"{dist}/WHEEL": b"Wheel-Version: 1.0\nGenerator: envcheck-tests\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
-    }
+    })
     record = io.StringIO()
     writer = csv.writer(record, lineterminator="\n")
     for path, data in contents.items():
@@ -149,7 +158,7 @@ def build_wheel(directory: pathlib.Path, name, version, module_text=b"VALUE = 1\
         writer.writerow([path, f"sha256={digest}", len(data)])
     writer.writerow([f"{dist}/RECORD", "", ""])
     contents[f"{dist}/RECORD"] = record.getvalue().encode()
-    wheel = directory / f"{name}-{version}-py3-none-any.whl"
+    wheel = directory / f"{stem}-{version}-py3-none-any.whl"
     with zipfile.ZipFile(wheel, "w") as archive:
         for path, data in contents.items():
             archive.writestr(path, data)

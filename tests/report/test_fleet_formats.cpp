@@ -104,6 +104,99 @@ namespace
                             report::render_github_annotations(sample_runs()));
     }
 
+    auto run_of(std::string command, std::vector<model::CheckOutcome> outcomes) -> model::CheckRun
+    {
+        model::CheckRun run;
+        run.command = std::move(command);
+        run.outcomes = std::move(outcomes);
+        return run;
+    }
+
+    auto outcome(std::string id, model::Status status, std::string message) -> model::CheckOutcome
+    {
+        return { std::move(id), status, std::move(message), "", {}, {} };
+    }
+
+    TEST_CASE("render_npd golden: one line per case, at most 80 bytes", "[report][fleet][npd]")
+    {
+        const std::string long_message =
+          "kernel module 550.90.07 but libcuda.so.1 is 550.107.02: the user-space driver does "
+          "not belong to the loaded module";
+        struct Case
+        {
+            std::string name;
+            std::vector<model::CheckRun> runs;
+            report::NpdStatus status;
+        };
+        const std::vector<Case> cases{
+            { "problem, error and warn: the failed id first", sample_runs(),
+              report::NpdStatus::problem },
+            { "ok with warnings and skips",
+              { run_of("doctor", { outcome("pci.nvidia-present", model::Status::pass, "1 GPU"),
+                                   outcome("fabric-manager", model::Status::skip, "no NVSwitch"),
+                                   outcome("devnodes.permissions", model::Status::warn, "x") }) },
+              report::NpdStatus::ok },
+            { "two runs ok",
+              { run_of("doctor", { outcome("a", model::Status::pass, "") }),
+                run_of("smoke", { outcome("hello", model::Status::pass, "") }) },
+              report::NpdStatus::ok },
+            { "several failures: the first id and how many more",
+              { run_of("doctor", { outcome("nvml.init", model::Status::fail, "NVML timed out"),
+                                   outcome("cuda.init", model::Status::fail, "cuInit hung") }),
+                run_of("smoke", { outcome("matmul", model::Status::fail, "wrong result") }) },
+              report::NpdStatus::problem },
+            { "an error alone is unknown, not a node problem",
+              { run_of(
+                "smoke",
+                { outcome("hello", model::Status::pass, ""),
+                  outcome("matmul", model::Status::error,
+                          "the probe child was killed by signal 9 (SIGKILL)\nlast words") }) },
+              report::NpdStatus::unknown },
+            { "nothing ran is unknown", { run_of("doctor", {}) }, report::NpdStatus::unknown },
+            { "a long message is cut with ...",
+              { run_of("doctor", { outcome("kernel.module-matches-userspace", model::Status::fail,
+                                           long_message) }) },
+              report::NpdStatus::problem },
+            { "credentials in a URL are redacted before the cut",
+              { run_of("check", { outcome("lock.channel", model::Status::fail,
+                                          "https://bob:hunter2@conda.example.com/t/tk-123/ml "
+                                          "is not the lock's channel") }) },
+              report::NpdStatus::problem },
+        };
+        std::string all;
+        for (const auto& c : cases)
+        {
+            CAPTURE(c.name);
+            CHECK(report::npd_status(c.runs) == c.status);
+            const auto line = report::render_npd(c.runs);
+            CHECK(line.size() <= report::npd_default_max_length + 1);
+            CHECK(line.back() == '\n');
+            CHECK(line.find('\n') == line.size() - 1);
+            CHECK(line.find("hunter2") == std::string::npos);
+            CHECK(line.find("tk-123") == std::string::npos);
+            all += c.name + "\n  " + line;
+        }
+        tests::check_golden("report/fleet.npd", all);
+    }
+
+    TEST_CASE("render_npd: the check id survives any max_output_length", "[report][fleet][npd]")
+    {
+        const std::vector<model::CheckRun> runs{ run_of(
+          "doctor",
+          { outcome("driver.libcuda-found", model::Status::fail,
+                    "libcuda.so.1: no such file in any of the loader's 14 directories "
+                    "(ldconfig cache, LD_LIBRARY_PATH, /usr/lib/x86_64-linux-gnu) ™") }) };
+        for (std::size_t limit = 24; limit <= 200; ++limit)
+        {
+            CAPTURE(limit);
+            const auto line = report::render_npd(runs, limit);
+            CHECK(line.size() <= limit + 1);
+            CHECK(line.starts_with("driver.libcuda-found"));
+            // Cut on a UTF-8 boundary: the multi-byte ™ is whole or absent.
+            CHECK(!util::find_invalid_utf8(line));
+        }
+    }
+
     TEST_CASE("to_label_value", "[report][fleet]")
     {
         CHECK(report::to_label_value("NVIDIA H200") == "NVIDIA-H200");

@@ -1,3 +1,8 @@
+#include <filesystem>
+#include <fstream>
+#include <tuple>
+#include <vector>
+
 #include "system/library_search.hpp"
 #include "tests/catch.hpp"
 #include "tests/system/fixture_root.hpp"
@@ -102,5 +107,79 @@ namespace
             CHECK(search.libnvidia_ml.empty());
             CHECK_FALSE(search.search_dirs.empty());
         }
+    }
+}
+
+namespace
+{
+    TEST_CASE("is_soname_of", "[system][library_search]")
+    {
+        const std::vector<std::tuple<std::string_view, std::string_view, bool>> cases{
+            { "libcudnn", "libcudnn.so.9", true },      { "libcudnn", "libcudnn.so.8", true },
+            { "libcudart", "libcudart.so.11.0", true }, { "libcudnn", "libcudnn.so", false },
+            { "libcudnn", "libcudnn.so.9.1.0", false }, { "libcublas", "libcublasLt.so.12", false },
+            { "libcudnn", "libcudnn_ops.so.9", false }, { "libnccl", "libnccl.so.", false },
+            { "libnccl", "libnccl.so.x", false },
+        };
+        for (const auto& [library, file, expected] : cases)
+        {
+            CAPTURE(library, file);
+            CHECK(is_soname_of(library, file) == expected);
+        }
+    }
+
+    TEST_CASE("toolkit_library_version", "[system][library_search]")
+    {
+        CHECK(toolkit_library_version("libcudnn.so.9.1.0") == "9.1.0");
+        CHECK(toolkit_library_version("libcublas.so.12.4.5.8") == "12.4.5.8");
+        CHECK(toolkit_library_version("libnccl.so.2.23.4") == "2.23.4");
+        CHECK_FALSE(toolkit_library_version("libcudnn.so.9"));
+        CHECK_FALSE(toolkit_library_version("libcudart.so.11.0"));
+        CHECK_FALSE(toolkit_library_version("libcudnn.so"));
+        CHECK_FALSE(toolkit_library_version("libcudnn.so.9.1.x"));
+    }
+
+    TEST_CASE("find_loadable_libraries: LD_LIBRARY_PATH, then the environment, then the system",
+              "[system][library_search]")
+    {
+        const envcheck::tests::TempDir temp;
+        const auto make = [&](const std::string& dir, const std::string& file)
+        {
+            std::filesystem::create_directories(temp.path() / dir);
+            std::ofstream(temp.path() / dir / file) << "not a library";
+        };
+        make("ld", "libcudnn.so.9.0.0");
+        std::filesystem::create_symlink("libcudnn.so.9.0.0", temp.path() / "ld" / "libcudnn.so.9");
+        make("env/nvidia/cudnn/lib", "libcudnn.so.9");
+        make("env/nvidia/cublas/lib", "libcublas.so.12");
+        make("env/nvidia/cublas/lib", "libcublasLt.so.12");
+        const Environment environment{ { "LD_LIBRARY_PATH", temp.string() + "/ld:" } };
+        const std::vector<SearchDir> env_dirs{
+            { temp.string() + "/env/nvidia/cudnn/lib", "pip nvidia-cudnn-cu12 9.1.0.70" },
+            { temp.string() + "/env/nvidia/cublas/lib", "pip nvidia-cublas-cu12 12.8.4.1" },
+            { temp.string() + "/env/missing", "pip nothing" },
+        };
+        // The live system's directories may hold copies too (the GPU machine's): only the
+        // temporary directory's are this test's.
+        std::vector<envcheck::model::LoadableLibrary> found;
+        for (auto& library : find_loadable_libraries(SystemRoot("/"), environment, env_dirs,
+                                                     { "libcudnn", "libcublas" }))
+        {
+            if (library.file.path.starts_with(temp.string()))
+            {
+                found.push_back(std::move(library));
+            }
+        }
+        REQUIRE(found.size() == 3);
+        CHECK(found[0].library == "libcudnn");
+        CHECK(found[0].file.name == "libcudnn.so.9");
+        CHECK(found[0].file.found_via == "LD_LIBRARY_PATH");
+        CHECK(found[0].file.version == "9.0.0");
+        CHECK(found[0].source.empty());
+        CHECK(found[1].file.found_via == "environment");
+        CHECK(found[1].source == "pip nvidia-cudnn-cu12 9.1.0.70");
+        CHECK_FALSE(found[1].file.version);
+        CHECK(found[2].library == "libcublas");
+        CHECK(found[2].file.name == "libcublas.so.12");
     }
 }

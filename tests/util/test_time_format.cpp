@@ -2,6 +2,7 @@
 #include "util/time_format.hpp"
 
 using envcheck::util::format_rfc3339_utc;
+using envcheck::util::parse_rfc3339_utc;
 
 namespace
 {
@@ -17,6 +18,19 @@ namespace
         {
             CAPTURE(seconds);
             CHECK(format_rfc3339_utc(seconds) == text);
+            CHECK(parse_rfc3339_utc(text) == seconds); // the round trip
+        }
+    }
+
+    TEST_CASE("parse_rfc3339_utc refuses what format_rfc3339_utc never writes", "[util][time]")
+    {
+        for (const std::string_view text :
+             { "", "2026-11-30", "2026-11-30T20:02:00", "2026-11-30T20:02:00+01:00",
+               "2026-11-30 20:02:00Z", "2026-02-31T00:00:00Z", "2026-13-01T00:00:00Z",
+               "2026-11-30T24:00:00Z", "2O26-11-30T20:02:00Z", "2026-11-30T20:02:00.5Z" })
+        {
+            CAPTURE(text);
+            CHECK_FALSE(parse_rfc3339_utc(text));
         }
     }
 }
