@@ -10,6 +10,7 @@
 #include <iostream>
 #include <poll.h>
 #include <string>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -475,6 +476,28 @@ namespace envcheck::fsio
             return "unknown";
         }
 
+        // Closes every descriptor from `first` up. The close_range system call, not glibc's
+        // wrapper (2.34+): the portable build links against glibc 2.31. Kernels before 5.9 lack
+        // it; then each descriptor below the limit is closed.
+        void close_from(int first)
+        {
+#ifdef SYS_close_range
+            if (::syscall(SYS_close_range, static_cast<unsigned>(first), ~0U, 0U) == 0)
+            {
+                return;
+            }
+#endif
+            rlimit limit{};
+            const rlim_t highest = ::getrlimit(RLIMIT_NOFILE, &limit) == 0 &&
+                                       limit.rlim_cur != RLIM_INFINITY
+                                     ? std::min<rlim_t>(limit.rlim_cur, 1U << 20)
+                                     : 65536;
+            for (rlim_t fd = static_cast<rlim_t>(first); fd < highest; ++fd)
+            {
+                ::close(static_cast<int>(fd));
+            }
+        }
+
         [[noreturn]] void child_main(const ChildMain& main, int line_fd, int output_fd)
         {
             // Descriptors: 0 /dev/null, 1 and 2 the output pipe, 3 the line pipe; no other of
@@ -485,7 +508,7 @@ namespace envcheck::fsio
             ::dup2(output_fd, STDOUT_FILENO);
             ::dup2(output_fd, STDERR_FILENO);
             ::dup2(lines, 3);
-            ::close_range(4, ~0U, 0);
+            close_from(4);
             int code = 3;
             try
             {
