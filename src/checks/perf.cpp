@@ -163,9 +163,16 @@ namespace envcheck::checks
                              (count == 1 ? " is" : "es are") + " using the GPU");
         }
         std::vector<std::string> reasons;
-        std::copy_if(context.clock_event_reasons.begin(), context.clock_event_reasons.end(),
-                     std::back_inserter(reasons), is_throttling);
         const bool clock_known = context.sm_clock_mhz_current && context.sm_clock_mhz_max;
+        // A reason NVML names while the SM clock runs at its maximum (sw_power_cap on an idle
+        // H200) held nothing back.
+        const bool clock_at_max =
+          clock_known && *context.sm_clock_mhz_current >= *context.sm_clock_mhz_max;
+        if (!clock_at_max)
+        {
+            std::copy_if(context.clock_event_reasons.begin(), context.clock_event_reasons.end(),
+                         std::back_inserter(reasons), is_throttling);
+        }
         const bool clock_low =
           clock_known && *context.sm_clock_mhz_current < *context.sm_clock_mhz_max * 9 / 10;
         if (!reasons.empty() || clock_low)

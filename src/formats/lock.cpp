@@ -102,13 +102,18 @@ namespace envcheck::formats
             json metrics = json::array();
             for (const auto& metric : baseline.metrics)
             {
-                metrics.push_back(json{ { "probe", metric.probe },
-                                        { "name", metric.name },
-                                        { "value", number(metric.value) },
-                                        { "spread", number(metric.spread) },
-                                        { "samples", metric.samples },
-                                        { "unit", metric.unit },
-                                        { "direction", model::to_string(metric.direction) } });
+                json item{ { "probe", metric.probe },
+                           { "name", metric.name },
+                           { "value", number(metric.value) },
+                           { "spread", number(metric.spread) },
+                           { "samples", metric.samples },
+                           { "unit", metric.unit },
+                           { "direction", model::to_string(metric.direction) } };
+                if (!metric.informational.empty())
+                {
+                    item["informational"] = metric.informational;
+                }
+                metrics.push_back(std::move(item));
             }
             return json{ { "device_index", baseline.device_index },
                          { "device_name", baseline.device_name },
@@ -251,7 +256,8 @@ namespace envcheck::formats
                   .required("direction", direction)
                   .optional("samples", samples)
                   .required("value", metric.value)
-                  .required("spread", metric.spread);
+                  .required("spread", metric.spread)
+                  .defaulted("informational", metric.informational);
                 if (!metric_reader.ok())
                 {
                     return metric_reader.error();

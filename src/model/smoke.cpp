@@ -188,8 +188,10 @@ namespace envcheck::model
                 {
                     continue; // not measured in every run: no baseline to hold it to
                 }
+                // What a check compares is a run's median, so the spread that matters is
+                // between the runs' medians; one run has only its repeats' spread to go by.
                 const auto between = util::summarize(values);
-                const double spread = std::max(between.spread, util::summarize(spreads).median);
+                const double spread = runs.size() > 1 ? between.spread : spreads.front();
                 BaselineMetric kept{ probe.id, metric.name, between.median,   spread,
                                      samples,  metric.unit, metric.direction, {} };
                 if (spread > stable_spread)

@@ -158,8 +158,8 @@ namespace envcheck::model
 
     // The baseline a lock stores for one device from independent runs of the same probes on it
     // (one run or several): every higher- or lower-is-better metric of the probes that passed in
-    // every run. Its value is the median over the runs; its spread the larger of the spread
-    // between the runs and the median spread within them; its samples all the runs' together.
+    // every run. Its value is the median over the runs; its spread the spread between the runs
+    // (one run: the spread of its repeats); its samples all the runs' together.
     // A metric whose spread is above stable_spread is recorded as informational, with why.
     [[nodiscard]] auto make_baseline(std::span<const DeviceSmoke> runs, SmokeMode mode)
       -> PerfBaseline;

@@ -316,6 +316,12 @@ namespace
                   std::vector<std::string>{ "clocks held back: SM clock 1200 MHz of 1980 MHz "
                                             "max, by sw_power_cap, hw_thermal_slowdown" });
         }
+        SECTION("a reason named while the clock runs at its maximum held nothing back")
+        {
+            auto context = healthy();
+            context.clock_event_reasons = { "sw_power_cap" }; // an idle H200 at 1980 of 1980 MHz
+            CHECK(checks::likely_causes(context, locked, compute).empty());
+        }
         SECTION("a throttle reason alone, clocks unknown")
         {
             model::PerfContext context;

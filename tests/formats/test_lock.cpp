@@ -122,6 +122,34 @@ namespace
         CHECK_FALSE(parsed->machine.driver_version.has_value());
     }
 
+    TEST_CASE("render_lock informational metrics round trip", "[formats][Lock]")
+    {
+        model::Lock lock;
+        lock.machine.platform = "linux-64";
+        model::PerfBaseline baseline;
+        baseline.metrics = {
+            { "hbm",
+              "copy_gbps",
+              3970.0,
+              0.007,
+              15,
+              "GB/s",
+              model::MetricDirection::higher_is_better,
+              {} },
+            { "hbm", "read_gbps", 3920.0, 0.067, 15, "GB/s",
+              model::MetricDirection::higher_is_better,
+              "its spread (6.7% over 3 runs) is above 3%, too noisy to show a 5% drop" },
+        };
+        lock.performance = std::vector<model::PerfBaseline>{ baseline };
+        const std::string rendered = formats::render_lock(lock);
+        CHECK(rendered.find("\"informational\": \"its spread (6.7% over 3 runs)") !=
+              std::string::npos);
+        const auto parsed = formats::parse_lock(rendered, "x.json");
+        REQUIRE(parsed.has_value());
+        REQUIRE(parsed->performance.has_value());
+        CHECK(parsed->performance->front().metrics == baseline.metrics);
+    }
+
     TEST_CASE("render_lock invalid UTF-8", "[formats][Lock]")
     {
         model::Lock lock;

@@ -133,10 +133,10 @@ namespace
             bool informational;
         };
         const std::vector<Case> cases{
-            { "three steady runs: the median, the larger spread (within)",
+            { "three steady runs: the median, the spread between them",
               { bandwidth_run(54.5, 0.01), bandwidth_run(55.0, 0.01), bandwidth_run(54.8, 0.02) },
               54.8,
-              0.01,
+              0.5 / 54.8,
               false },
             { "runs apart by more than they spread within: the spread between them",
               { bandwidth_run(50.0, 0.005), bandwidth_run(51.0, 0.005),
@@ -149,8 +149,13 @@ namespace
               52.0,
               5.0 / 52.0,
               true },
-            { "steady runs each noisy within: informational",
+            { "steady medians of noisy repeats: compared (a check compares a median)",
               { bandwidth_run(55.0, 0.05), bandwidth_run(55.0, 0.04), bandwidth_run(55.0, 0.06) },
+              55.0,
+              0.0,
+              false },
+            { "one run: the spread of its repeats",
+              { bandwidth_run(55.0, 0.05) },
               55.0,
               0.05,
               true },
