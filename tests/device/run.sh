@@ -280,16 +280,22 @@ step "packaging artefacts" | tee "$OUT/dist.txt"
     done
 } >> "$OUT/dist.txt" 2>&1
 
+# Only the first files (by name) come back from the device: the ones worth keeping sort first.
+cp "$OUT/smoke-full-1.json" "$OUT/0-smoke-full.json" 2>/dev/null
+cp "$OUT/smoke-full.html" "$OUT/0-smoke-full.html" 2>/dev/null
+cp "$OUT/report-torch.md" "$OUT/0-report-torch.md" 2>/dev/null
+cp "$OUT/torch.lock.json" "$OUT/0-torch.lock.json" 2>/dev/null
 step "summary"
-grep -E "^----|passed|failed|FAILED|test cases" "$OUT/tests.log" | head -60
+# The most important last: what comes back of this output is its tail.
+grep -E "exit|^envcheck |^CUDA|^GPU|^no wheel|^----" "$OUT/dist.txt"
+if [ "$BENCH" = 1 ]; then grep -A40 "== bench_tensor on" "$OUT/bench.log"; fi
+grep -E "run-to-run|> 3%" "$OUT/smoke-spread.txt"
+cat "$OUT/timing.txt"
+grep -E "^(lock|check|busy|  locked|baselines|inflated|slurm|performance|machine:)" "$OUT/lock.txt" | grep -v "^machine: {" | head -40
+grep -E "smoke --|busy|held" "$OUT/smoke.txt" | head -12
+grep -A10 -- "---- hardware gates" "$OUT/machine.txt"
 cat "$OUT/machine.txt" | head -12
 grep -E "verdict|first broken" "$OUT/doctor-torch.txt"
 cat "$OUT/doctor.npd"
 grep -E "^(GPU 0|Verdict|torch|lib[a-z]+(\.so\.[0-9.]+)?): |SHADOWS" "$OUT/report-torch.md"
-grep -A10 -- "---- hardware gates" "$OUT/machine.txt"
-grep -E "smoke --|matmul|bandwidth|overlap|bank|tensor|hbm|busy" "$OUT/smoke.txt" | head -34
-cat "$OUT/smoke-spread.txt"
-cat "$OUT/timing.txt"
-grep -vE "^  (ok|pass) " "$OUT/lock.txt" | head -60
-if [ "$BENCH" = 1 ]; then grep -A40 "== bench_tensor on" "$OUT/bench.log"; fi
-grep -E "exit|^envcheck |^CUDA|^GPU|^no wheel|^----" "$OUT/dist.txt"
+grep -E "^----|passed|failed|FAILED|test cases" "$OUT/tests.log" | head -60
