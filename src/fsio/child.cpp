@@ -488,10 +488,10 @@ namespace envcheck::fsio
             }
 #endif
             rlimit limit{};
-            const rlim_t highest = ::getrlimit(RLIMIT_NOFILE, &limit) == 0 &&
-                                       limit.rlim_cur != RLIM_INFINITY
-                                     ? std::min<rlim_t>(limit.rlim_cur, 1U << 20)
-                                     : 65536;
+            const rlim_t highest =
+              ::getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY
+                ? std::min<rlim_t>(limit.rlim_cur, 1U << 20)
+                : 65536;
             for (rlim_t fd = static_cast<rlim_t>(first); fd < highest; ++fd)
             {
                 ::close(static_cast<int>(fd));
