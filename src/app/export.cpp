@@ -62,6 +62,7 @@ namespace envcheck::app
             else if (!optional.empty())
             {
                 std::vector<std::string> names;
+                names.reserve(optional.size());
                 for (const auto& package : optional)
                 {
                     names.push_back(package.name + " " + package.version);

@@ -146,6 +146,43 @@ namespace envcheck::checks
                metric.name.starts_with("d2h_");
     }
 
+    namespace
+    {
+        // The SM clock held back, and by what, when the facts say so.
+        auto clock_cause(const model::PerfContext& context) -> std::optional<std::string>
+        {
+            std::vector<std::string> reasons;
+            const bool clock_known = context.sm_clock_mhz_current && context.sm_clock_mhz_max;
+            // A reason NVML names while the SM clock runs at its maximum (sw_power_cap on an idle
+            // H200) held nothing back.
+            const bool clock_at_max =
+              clock_known && *context.sm_clock_mhz_current >= *context.sm_clock_mhz_max;
+            if (!clock_at_max)
+            {
+                std::copy_if(context.clock_event_reasons.begin(), context.clock_event_reasons.end(),
+                             std::back_inserter(reasons), is_throttling);
+            }
+            const bool clock_low =
+              clock_known && *context.sm_clock_mhz_current < *context.sm_clock_mhz_max * 9 / 10;
+            if (!reasons.empty() || clock_low)
+            {
+                std::string cause = "clocks held back";
+                if (clock_known)
+                {
+                    cause += ": SM clock " + std::to_string(*context.sm_clock_mhz_current) +
+                             " MHz of " + std::to_string(*context.sm_clock_mhz_max) + " MHz max";
+                }
+                if (!reasons.empty())
+                {
+                    cause += clock_known ? ", by " : " by ";
+                    cause += util::join(reasons, ", ");
+                }
+                return cause;
+            }
+            return std::nullopt;
+        }
+    }
+
     auto likely_causes(const model::PerfContext& context, const model::PerfBaseline& baseline,
                        const model::BaselineMetric& metric) -> std::vector<std::string>
     {
@@ -162,33 +199,9 @@ namespace envcheck::checks
             causes.push_back(std::to_string(count) + " other process" +
                              (count == 1 ? " is" : "es are") + " using the GPU");
         }
-        std::vector<std::string> reasons;
-        const bool clock_known = context.sm_clock_mhz_current && context.sm_clock_mhz_max;
-        // A reason NVML names while the SM clock runs at its maximum (sw_power_cap on an idle
-        // H200) held nothing back.
-        const bool clock_at_max =
-          clock_known && *context.sm_clock_mhz_current >= *context.sm_clock_mhz_max;
-        if (!clock_at_max)
+        if (auto cause = clock_cause(context))
         {
-            std::copy_if(context.clock_event_reasons.begin(), context.clock_event_reasons.end(),
-                         std::back_inserter(reasons), is_throttling);
-        }
-        const bool clock_low =
-          clock_known && *context.sm_clock_mhz_current < *context.sm_clock_mhz_max * 9 / 10;
-        if (!reasons.empty() || clock_low)
-        {
-            std::string cause = "clocks held back";
-            if (clock_known)
-            {
-                cause += ": SM clock " + std::to_string(*context.sm_clock_mhz_current) +
-                         " MHz of " + std::to_string(*context.sm_clock_mhz_max) + " MHz max";
-            }
-            if (!reasons.empty())
-            {
-                cause += clock_known ? ", by " : " by ";
-                cause += util::join(reasons, ", ");
-            }
-            causes.push_back(std::move(cause));
+            causes.push_back(std::move(*cause));
         }
         if (crosses_host_link(metric) && context.pcie_generation_current &&
             context.pcie_generation_max && context.pcie_width_current && context.pcie_width_max &&

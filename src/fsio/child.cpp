@@ -692,6 +692,7 @@ namespace envcheck::fsio
         }
         detail::supervise(watched);
         std::vector<ChildReport> reports;
+        reports.reserve(started.size());
         for (auto& one : started)
         {
             reports.push_back(report_of(one));

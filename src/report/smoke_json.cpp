@@ -201,8 +201,11 @@ namespace envcheck::report
             const auto parsed_direction = model::parse_metric_direction(direction);
             if (!parsed_direction)
             {
-                return util::unexpected(
-                  parse_failure(path + ".direction: unknown direction '" + direction + "'"));
+                std::string message = path;
+                message += ".direction: unknown direction '";
+                message += direction;
+                message += "'";
+                return util::unexpected(parse_failure(std::move(message)));
             }
             metric.direction = *parsed_direction;
             metric.informational = informational.value_or("");

@@ -124,7 +124,7 @@ emit()
     {
         for (const char* name : { "/bin/python", "/bin/python3" })
         {
-            const std::string candidate = prefix + name;
+            std::string candidate = prefix + name;
             if (::access(candidate.c_str(), X_OK) == 0)
             {
                 return candidate;
