@@ -96,7 +96,7 @@ namespace envcheck::formats
                          { "gpus", std::move(gpus) } };
         }
 
-        // The same shape as report::perf_baseline_json (smoke --format json).
+        // A device's performance baseline, as schemas/lock.schema.json has it.
         auto baseline_json(const model::PerfBaseline& baseline) -> json
         {
             json metrics = json::array();

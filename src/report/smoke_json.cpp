@@ -3,7 +3,6 @@
 #include <array>
 #include <cmath>
 
-#include "json_fields/reader.hpp"
 #include "util/strings.hpp"
 
 namespace envcheck::report
@@ -76,13 +75,6 @@ namespace envcheck::report
                             { "ecc_enabled", value(device.ecc_enabled) },
                             { "probes", std::move(probes) } };
         }
-
-        auto parse_failure(std::string message, util::SourceLocation where = {}) -> util::Error
-        {
-            return util::make_error(
-              util::ErrorKind::parse, std::move(message), std::move(where),
-              "the performance baseline is written by 'envcheck lock'; relock to rewrite it");
-        }
     }
 
     auto smoke_report_json(const model::SmokeReport& report) -> nlohmann::ordered_json
@@ -126,124 +118,5 @@ namespace envcheck::report
     {
         return smoke_report_json(report).dump(2, ' ', false, ordered::error_handler_t::replace) +
                "\n";
-    }
-
-    auto perf_baseline_json(const model::PerfBaseline& baseline) -> json
-    {
-        json metrics = json::array();
-        for (const auto& metric : baseline.metrics)
-        {
-            json item{ { "probe", metric.probe },
-                       { "name", metric.name },
-                       { "value", number(metric.value) },
-                       { "spread", number(metric.spread) },
-                       { "samples", metric.samples },
-                       { "unit", metric.unit },
-                       { "direction", model::to_string(metric.direction) } };
-            if (!metric.informational.empty())
-            {
-                item["informational"] = metric.informational;
-            }
-            metrics.push_back(std::move(item));
-        }
-        return json{
-            { "device_index", baseline.device_index },   { "device_name", baseline.device_name },
-            { "device_uuid", baseline.device_uuid },     { "pci_bus_id", baseline.pci_bus_id },
-            { "mode", model::to_string(baseline.mode) }, { "metrics", std::move(metrics) }
-        };
-    }
-
-    auto perf_baseline_from_json(const json& object) -> util::Result<model::PerfBaseline>
-    {
-        model::PerfBaseline baseline;
-        std::string mode;
-        json_fields::Reader reader(object, "");
-        reader.required("device_index", baseline.device_index)
-          .required("device_name", baseline.device_name)
-          .required("device_uuid", baseline.device_uuid)
-          .required("pci_bus_id", baseline.pci_bus_id)
-          .required("mode", mode);
-        if (!reader.ok())
-        {
-            return util::unexpected(parse_failure(reader.error()));
-        }
-        const auto parsed_mode = model::parse_smoke_mode(mode);
-        if (!parsed_mode)
-        {
-            return util::unexpected(
-              parse_failure("mode: unknown smoke mode '" + mode + "' (quick or full)"));
-        }
-        baseline.mode = *parsed_mode;
-        const json& metrics = *reader.list("metrics", true);
-        if (!reader.ok())
-        {
-            return util::unexpected(parse_failure(reader.error()));
-        }
-        for (std::size_t i = 0; i < metrics.size(); ++i)
-        {
-            const std::string path = json_fields::item_path("metrics", i);
-            model::BaselineMetric metric;
-            std::string direction;
-            json_fields::Reader metric_reader(metrics[i], path);
-            metric_reader.required("probe", metric.probe)
-              .required("name", metric.name)
-              .required("value", metric.value)
-              .required("spread", metric.spread)
-              .required("samples", metric.samples)
-              .required("unit", metric.unit)
-              .required("direction", direction);
-            std::optional<std::string> informational;
-            metric_reader.optional("informational", informational);
-            if (!metric_reader.ok())
-            {
-                return util::unexpected(parse_failure(metric_reader.error()));
-            }
-            const auto parsed_direction = model::parse_metric_direction(direction);
-            if (!parsed_direction)
-            {
-                std::string message = path;
-                message += ".direction: unknown direction '";
-                message += direction;
-                message += "'";
-                return util::unexpected(parse_failure(std::move(message)));
-            }
-            metric.direction = *parsed_direction;
-            metric.informational = informational.value_or("");
-            baseline.metrics.push_back(std::move(metric));
-        }
-        return baseline;
-    }
-
-    auto parse_perf_baseline(std::string_view text, std::string_view source)
-      -> util::Result<model::PerfBaseline>
-    {
-        json object;
-        try
-        {
-            object = json::parse(text);
-        }
-        catch (const json::parse_error& error)
-        {
-            // nlohmann's byte is 1-based and points one past the offending character.
-            const std::size_t offset =
-              error.byte > 0 ? std::min<std::size_t>(error.byte - 1, text.size()) : 0;
-            const auto position = util::line_column_at(text, offset);
-            std::string message = error.what();
-            if (const auto colon = message.rfind(": "); colon != std::string::npos)
-            {
-                message = message.substr(colon + 2);
-            }
-            return util::unexpected(parse_failure(
-              "not JSON: " + message,
-              util::SourceLocation{ std::string(source), position.line, position.column }));
-        }
-        auto baseline = perf_baseline_from_json(object);
-        if (!baseline)
-        {
-            util::Error error = baseline.error();
-            error.where.file = std::string(source);
-            return util::unexpected(std::move(error));
-        }
-        return baseline;
     }
 }

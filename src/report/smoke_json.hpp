@@ -20,15 +20,6 @@ namespace envcheck::report
       -> nlohmann::ordered_json;
     // Pretty-printed (two spaces), with a final newline.
     [[nodiscard]] auto render_smoke_json(const model::SmokeReport& report) -> std::string;
-
-    [[nodiscard]] auto perf_baseline_json(const model::PerfBaseline& baseline) -> nlohmann::json;
-    // Reads a baseline back from the object perf_baseline_json wrote (inside a larger document:
-    // errors name the JSON path, e.g. "metrics[2].value").
-    [[nodiscard]] auto perf_baseline_from_json(const nlohmann::json& object)
-      -> util::Result<model::PerfBaseline>;
-    // The same from text: errors carry `source`, line and column.
-    [[nodiscard]] auto parse_perf_baseline(std::string_view text, std::string_view source)
-      -> util::Result<model::PerfBaseline>;
 }
 
 #endif

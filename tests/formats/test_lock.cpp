@@ -167,6 +167,14 @@ namespace
 
     TEST_CASE("parse_lock negative", "[formats][Lock]")
     {
+        // A lock with one baseline whose one metric has these further fields.
+        const auto metric_lock = [](const std::string& fields)
+        {
+            return "{\"schema_version\": 1, \"packages\": [], \"performance\": [{\"device_index\": "
+                   "0, \"device_name\": \"NVIDIA H200\", \"mode\": \"quick\", \"metrics\": "
+                   "[{\"probe\": \"hbm\", \"name\": \"copy_gbps\", \"unit\": \"GB/s\", " +
+                   fields + "}]}]}";
+        };
         struct Case
         {
             std::string text;
@@ -196,6 +204,19 @@ namespace
             { "{\"schema_version\": 1, \"performance\": [{\"mode\": \"slow\", \"metrics\": []}], "
               "\"packages\": []}",
               util::ErrorKind::parse, "performance[0].mode: expected quick or full, not 'slow'" },
+            { metric_lock("\"direction\": \"up\", \"value\": 1, \"spread\": 0"),
+              util::ErrorKind::parse,
+              "performance[0].metrics[0].direction: expected a known direction, not 'up'" },
+            { metric_lock("\"direction\": \"higher_is_better\", \"value\": \"fast\", "
+                          "\"spread\": 0"),
+              util::ErrorKind::parse, "performance[0].metrics[0].value: expected a number" },
+            { metric_lock("\"direction\": \"higher_is_better\", \"value\": 1, \"spread\": 0, "
+                          "\"samples\": 2.5"),
+              util::ErrorKind::parse, "performance[0].metrics[0].samples: expected an integer" },
+            { metric_lock("\"direction\": \"higher_is_better\", \"value\": 1, \"spread\": 0, "
+                          "\"informational\": 3"),
+              util::ErrorKind::parse,
+              "performance[0].metrics[0].informational: expected a string" },
         };
         for (const auto& test : cases)
         {
