@@ -74,9 +74,21 @@ namespace envcheck::app
     {
         ProjectFiles found;
         const bool has_environment = files.is_regular_file(default_environment_file);
+        // envcheck's own lock by the environment file's name, then each format's plain file
+        // names (not its globs), in the registry's order.
         found.looked_for = { formats::default_lock_path(has_environment ? default_environment_file
-                                                                        : ""),
-                             "pixi.lock", "conda-lock.yml", "uv.lock", "pylock.toml" };
+                                                                        : "") };
+        for (const auto& row : formats::lock_formats())
+        {
+            for (const auto name : row.file_names)
+            {
+                if (row.format != model::LockFormat::envcheck &&
+                    name.find('*') == std::string_view::npos)
+                {
+                    found.looked_for.emplace_back(name);
+                }
+            }
+        }
         for (const auto& name : found.looked_for)
         {
             if (!files.is_regular_file(name))

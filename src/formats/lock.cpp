@@ -490,12 +490,13 @@ namespace envcheck::formats
         constexpr std::array<std::string_view, 1> uv_names{ "uv.lock" };
         constexpr std::array<std::string_view, 2> pylock_names{ "pylock.toml", "pylock.*.toml" };
 
-        // The lock-format registry, in detection order of the file names.
+        // The lock-format registry, in the order a project's locks are preferred when several
+        // lie beside its environment file (app::find_project_files).
         const std::array<LockFormatInfo, 6> lock_format_table{ {
           { model::LockFormat::envcheck, "an envcheck lock", envcheck_names, read_envcheck },
+          { model::LockFormat::pixi, "a pixi.lock", pixi_names, parse_pixi_lock },
           { model::LockFormat::conda_lock, "a conda-lock file", conda_lock_names,
             parse_conda_lock },
-          { model::LockFormat::pixi, "a pixi.lock", pixi_names, parse_pixi_lock },
           { model::LockFormat::explicit_, "an @EXPLICIT file", explicit_names, read_explicit },
           { model::LockFormat::uv, "a uv.lock", uv_names, parse_uv_lock },
           { model::LockFormat::pylock, "a pylock.toml (PEP 751)", pylock_names, parse_pylock },
