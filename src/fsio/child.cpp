@@ -481,8 +481,8 @@ namespace envcheck::fsio
         // it; then each descriptor below the limit is closed.
         void close_from(int first)
         {
-#ifdef SYS_close_range
-            if (::syscall(SYS_close_range, static_cast<unsigned>(first), ~0U, 0U) == 0)
+#ifdef __NR_close_range // the kernel headers' number: glibc 2.31 has no SYS_close_range
+            if (::syscall(__NR_close_range, static_cast<unsigned>(first), ~0U, 0U) == 0)
             {
                 return;
             }
