@@ -19,19 +19,12 @@ namespace envcheck::checks
             return reason != "gpu_idle";
         }
 
-        auto format(double value, std::chars_format style, int precision) -> std::string
-        {
-            std::array<char, 64> buffer{};
-            const auto result =
-              std::to_chars(buffer.data(), buffer.data() + buffer.size(), value, style, precision);
-            return std::string(buffer.data(), result.ptr);
-        }
-
         // Whole numbers from 100 up, three significant digits below: 4252, 41.3, 0.812.
         auto number(double value) -> std::string
         {
-            return std::fabs(value) >= 100.0 ? format(value, std::chars_format::fixed, 0)
-                                             : format(value, std::chars_format::general, 3);
+            return std::fabs(value) >= 100.0
+                     ? util::format_number(value, std::chars_format::fixed, 0)
+                     : util::format_number(value, std::chars_format::general, 3);
         }
 
         auto with_unit(double value, const std::string& unit) -> std::string

@@ -5,14 +5,6 @@
 
 namespace envcheck::report
 {
-    auto format_number(double value, std::chars_format style, int precision) -> std::string
-    {
-        std::array<char, 64> buffer{};
-        const auto result =
-          std::to_chars(buffer.data(), buffer.data() + buffer.size(), value, style, precision);
-        return std::string(buffer.data(), result.ptr);
-    }
-
     auto metric_value(double value) -> std::string
     {
         if (!std::isfinite(value))

@@ -6,11 +6,11 @@
 #include <cstdint>
 #include <string>
 
+#include "util/strings.hpp"
+
 namespace envcheck::report
 {
-    // std::to_chars with a style and precision: locale-independent.
-    [[nodiscard]] auto format_number(double value, std::chars_format style, int precision)
-      -> std::string;
+    using util::format_number; // std::to_chars with a style and precision (util/strings.hpp)
 
     // Three significant digits, no exponent below a million: 0.0123, 4.56, 41.3, 4251; "n/a" for
     // NaN and infinities.

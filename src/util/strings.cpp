@@ -415,11 +415,16 @@ namespace envcheck::util
         return best;
     }
 
-    auto format_percent(double fraction, int decimals) -> std::string
+    auto format_number(double value, std::chars_format style, int precision) -> std::string
     {
         std::array<char, 64> buffer{};
-        const auto result = std::to_chars(buffer.data(), buffer.data() + buffer.size(),
-                                          100.0 * fraction, std::chars_format::fixed, decimals);
-        return std::string(buffer.data(), result.ptr) + "%";
+        const auto result =
+          std::to_chars(buffer.data(), buffer.data() + buffer.size(), value, style, precision);
+        return std::string(buffer.data(), result.ptr);
+    }
+
+    auto format_percent(double fraction, int decimals) -> std::string
+    {
+        return format_number(100.0 * fraction, std::chars_format::fixed, decimals) + "%";
     }
 }

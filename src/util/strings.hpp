@@ -3,6 +3,7 @@
 #ifndef ENVCHECK_UTIL_STRINGS_HPP
 #define ENVCHECK_UTIL_STRINGS_HPP
 
+#include <charconv>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -40,6 +41,10 @@ namespace envcheck::util
     [[nodiscard]] auto parse_int(std::string_view text) -> std::optional<long long>;
     // The value of one hex digit (either case), or -1.
     [[nodiscard]] auto hex_digit_value(char c) -> int;
+
+    // std::to_chars with a style and precision: locale-independent.
+    [[nodiscard]] auto format_number(double value, std::chars_format style, int precision)
+      -> std::string;
 
     // A fraction as a percentage with `decimals` digits after the point: 0.052 -> "5.2%" (1).
     [[nodiscard]] auto format_percent(double fraction, int decimals = 0) -> std::string;
