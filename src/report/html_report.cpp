@@ -281,7 +281,7 @@ namespace envcheck::report
             std::string facts =
               device.architecture().value_or("architecture unknown") + ", " +
               (device.multiprocessors ? std::to_string(*device.multiprocessors) : "?") + " SMs, " +
-              (device.memory_bytes ? gibibytes(*device.memory_bytes) : "? GiB") + ", PCI " +
+              (device.memory_bytes ? format_bytes(*device.memory_bytes) : "? GiB") + ", PCI " +
               device.pci_bus_id + (device.uuid.empty() ? "" : ", " + device.uuid);
             std::string out = "<p class=\"facts\">" + escape(facts) + "</p>\n";
             bool swept = false;

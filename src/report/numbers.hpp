@@ -16,8 +16,9 @@ namespace envcheck::report
     // NaN and infinities.
     [[nodiscard]] auto metric_value(double value) -> std::string;
 
-    // "140.0 GiB"
-    [[nodiscard]] auto gibibytes(std::uint64_t bytes) -> std::string;
+    // "140.4 GiB", "60 MiB", "48 KiB", "1000 B": binary units; whole MiB and KiB stay whole,
+    // anything else gets one decimal.
+    [[nodiscard]] auto format_bytes(std::uint64_t bytes) -> std::string;
 }
 
 #endif

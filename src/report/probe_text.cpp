@@ -428,30 +428,6 @@ namespace envcheck::report
         }
     }
 
-    auto format_bytes(std::uint64_t bytes) -> std::string
-    {
-        constexpr std::uint64_t kib = 1024;
-        constexpr std::array<std::pair<std::uint64_t, std::string_view>, 3> units{
-            { { kib * kib * kib, " GiB" }, { kib * kib, " MiB" }, { kib, " KiB" } }
-        };
-        for (const auto& [unit, name] : units)
-        {
-            if (bytes < unit)
-            {
-                continue;
-            }
-            // Whole units stay whole (48 KiB, 60 MiB); others get one decimal (140.4 GiB).
-            if (bytes % unit == 0 && unit != units.front().first)
-            {
-                return std::to_string(bytes / unit) + std::string(name);
-            }
-            const auto tenths = (bytes * 10 + unit / 2) / unit;
-            return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10) +
-                   std::string(name);
-        }
-        return std::to_string(bytes) + " B";
-    }
-
     auto render_probe_text(const model::MachineFacts& facts) -> std::string
     {
         std::string out;

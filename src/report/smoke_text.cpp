@@ -34,7 +34,7 @@ namespace envcheck::report
             out += "GPU " + std::to_string(device.index) + "  " + device.name + "  " +
                    device.architecture().value_or("architecture unknown") + ", " +
                    (device.multiprocessors ? std::to_string(*device.multiprocessors) : "?") +
-                   " SMs, " + (device.memory_bytes ? gibibytes(*device.memory_bytes) : "? GiB") +
+                   " SMs, " + (device.memory_bytes ? format_bytes(*device.memory_bytes) : "? GiB") +
                    ", PCI " + device.pci_bus_id + "\n";
             for (const auto& probe : smoke.probes)
             {
