@@ -257,7 +257,11 @@ namespace envcheck::app
                     }
                     std::replace(component.begin(), component.end(), '-', '_');
                     const auto source = "pip " + package.name + " " + package.version;
-                    add(base + "nvidia/" + component + "/lib", source);
+                    std::string directory = base;
+                    directory += "nvidia/";
+                    directory += component;
+                    directory += "/lib";
+                    add(std::move(directory), source);
                     add(base + "nvidia/cu13/lib", source);
                 }
                 for (const auto& package : environment.packages)
@@ -464,8 +468,9 @@ namespace envcheck::app
             {
                 return util::unexpected(text.error());
             }
-            auto lock = formats::parse_any_lock(*text, request.lock_file,
-                                                formats::LockSelection{ "linux-64", "default" });
+            auto lock = formats::parse_any_lock(
+              *text, request.lock_file,
+              formats::LockSelection{ ports.machine.platform(), "default" });
             if (!lock)
             {
                 return util::unexpected(lock.error());
@@ -496,8 +501,7 @@ namespace envcheck::app
                 device.name = baseline.device_name;
                 for (const auto& metric : baseline.metrics)
                 {
-                    device.metrics.push_back(
-                      { metric.probe + "." + metric.name, metric.value, metric.unit });
+                    device.metrics.push_back({ metric.key(), metric.value, metric.unit });
                 }
                 view.smoke.push_back(std::move(device));
             }
