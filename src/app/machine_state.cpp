@@ -183,22 +183,19 @@ namespace envcheck::app
                     }
                 }
             }
-            const bool all_skipped =
-              !device.probes.empty() &&
-              std::all_of(device.probes.begin(), device.probes.end(),
-                          [](const auto& probe) { return probe.status == model::Status::skip; });
-            if (all_skipped && spare_busy != nullptr &&
-                checks::busy_reason(*spare_busy, device.device.index))
+            // A busy GPU's probes were skipped (run_smoke_sparing_busy): no baseline, and why.
+            if (const auto busy = spare_busy != nullptr
+                                    ? checks::busy_reason(*spare_busy, device.device.index)
+                                    : std::nullopt)
             {
-                spared.push_back("GPU " + std::to_string(device.device.index) + ": " +
-                                 device.probes.front().message);
+                spared.push_back(*busy); // names the GPU, the processes and --even-if-busy
                 continue;
             }
             baselines.push_back(model::make_baseline(runs, model::SmokeMode::quick));
         }
         if (!spared.empty())
         {
-            why_not = util::join(spared, "; ") + " (--even-if-busy measures it anyway)";
+            why_not = util::join(spared, "; ");
         }
         return baselines;
     }

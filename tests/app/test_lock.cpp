@@ -99,6 +99,26 @@ TEST_CASE("run_lock with the GPU", "[app][lock]")
         CHECK_FALSE(world.smoke.runs[0].device.has_value());
     }
 
+    SECTION("a GPU other processes compute on gets no baseline, and the lock says why")
+    {
+        world.machine.facts.nvml.gpus.at(0).compute_processes = 1;
+        world.machine.facts.nvml.gpus.at(0).compute_process_ids = { 777 };
+        const auto outcome = lock(world);
+        CHECK(world.smoke.runs.empty());
+        CHECK(outcome.performance_not_recorded ==
+              "GPU 0 is busy: 1 compute process of others (pid 777) holds it; skipped so as not "
+              "to disturb them (--even-if-busy runs it anyway)");
+        const auto written = written_lock(world, "environment.lock.json");
+        REQUIRE(written.performance.has_value());
+        CHECK(written.performance->empty());
+
+        auto anyway = app::LockRequest{};
+        anyway.output = "measured.lock.json";
+        anyway.even_if_busy = true;
+        CHECK(lock(world, anyway).performance_not_recorded.empty());
+        CHECK(world.smoke.runs.size() == app::baseline_runs);
+    }
+
     SECTION("without a usable GPU the lock says why it has no baselines")
     {
         world.smoke.report = tests::no_gpu_report();
