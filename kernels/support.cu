@@ -1,5 +1,8 @@
 // Helper kernels shared by the probes: random fills, and the device-side checks that verify
 // large outputs without copying them back.
+#include <mutex>
+#include <vector>
+
 #include "kernels/detail/cuda_support.cuh"
 
 namespace envcheck::kernels::detail
@@ -7,6 +10,28 @@ namespace envcheck::kernels::detail
     namespace
     {
         constexpr int threads_per_block = 256;
+
+        struct PinnedBlock
+        {
+            void* data = nullptr;
+            std::size_t bytes = 0;
+            unsigned flags = 0;
+        };
+
+        struct PinnedCache
+        {
+            std::mutex mutex;
+            std::vector<PinnedBlock> blocks;
+            std::size_t bytes = 0;
+        };
+
+        auto pinned_cache() -> PinnedCache&
+        {
+            // Never destroyed: the blocks go with the process (freeing them at exit would only
+            // add to it, and the CUDA runtime may already be shut down then).
+            static auto* cache = new PinnedCache;
+            return *cache;
+        }
 
         __global__ void fill_random_floats_kernel(float* data, std::size_t count,
                                                   std::uint32_t seed)
@@ -197,5 +222,46 @@ namespace envcheck::kernels::detail
             return status;
         }
         return count_with("cudaMemcpyAsync(mismatch count)", result.get(), stream, mismatches);
+    }
+
+    auto acquire_pinned(std::size_t bytes, unsigned flags, void** data) -> cudaError_t
+    {
+        auto& cache = pinned_cache();
+        {
+            const std::lock_guard<std::mutex> lock(cache.mutex);
+            auto best = cache.blocks.end();
+            for (auto block = cache.blocks.begin(); block != cache.blocks.end(); ++block)
+            {
+                const bool fits =
+                  block->flags == flags && block->bytes >= bytes && block->bytes / 4 <= bytes;
+                if (fits && (best == cache.blocks.end() || block->bytes < best->bytes))
+                {
+                    best = block;
+                }
+            }
+            if (best != cache.blocks.end())
+            {
+                *data = best->data;
+                cache.bytes -= best->bytes;
+                cache.blocks.erase(best);
+                return cudaSuccess;
+            }
+        }
+        return cudaHostAlloc(data, bytes, flags);
+    }
+
+    void release_pinned(void* data, std::size_t bytes, unsigned flags)
+    {
+        auto& cache = pinned_cache();
+        {
+            const std::lock_guard<std::mutex> lock(cache.mutex);
+            if (cache.bytes + bytes <= pinned_cache_limit)
+            {
+                cache.blocks.push_back(PinnedBlock{ data, bytes, flags });
+                cache.bytes += bytes;
+                return;
+            }
+        }
+        cudaFreeHost(data);
     }
 }

@@ -268,18 +268,24 @@ namespace envcheck::app
             return outcome;
         }
 
-        // "Performs as locked": a quick smoke run against every locked baseline.
-        auto compare_performance(const std::vector<model::PerfBaseline>& baselines,
-                                 const MachineState& state, const checks::PerfTolerance& tolerance,
-                                 bool even_if_busy, Ports& ports)
-          -> std::vector<model::CheckOutcome>
+        // The quick smoke run that "performs as locked" compares: every GPU.
+        auto quick_on_every_gpu() -> SmokeRunRequest
         {
             SmokeRunRequest all;
             all.mode = model::SmokeMode::quick;
             all.device = std::nullopt;
-            const auto report = state.facts && !even_if_busy
-                                  ? run_smoke_sparing_busy(all, *state.facts, ports)
-                                  : measure_quick_smoke(ports);
+            return all;
+        }
+
+        // "Performs as locked": the quick smoke run, started before the machine was probed,
+        // against every locked baseline.
+        auto compare_performance(const std::vector<model::PerfBaseline>& baselines,
+                                 const MachineState& state, const checks::PerfTolerance& tolerance,
+                                 bool even_if_busy, PendingSmoke& smoke)
+          -> std::vector<model::CheckOutcome>
+        {
+            const auto report =
+              proceed_sparing_busy(smoke, quick_on_every_gpu(), state.facts, even_if_busy);
             if (report.availability != model::GpuAvailability::available)
             {
                 return { failed_perf(
@@ -300,9 +306,10 @@ namespace envcheck::app
                     outcomes.push_back(std::move(spared));
                     continue;
                 }
-                const auto device = std::find_if(
-                  report.devices.begin(), report.devices.end(),
-                  [&](const auto& smoke) { return smoke.device.index == baseline.device_index; });
+                const auto device =
+                  std::find_if(report.devices.begin(), report.devices.end(),
+                               [&](const auto& measured)
+                               { return measured.device.index == baseline.device_index; });
                 if (device == report.devices.end())
                 {
                     outcomes.push_back(failed_perf("GPU " + std::to_string(baseline.device_index) +
@@ -374,6 +381,10 @@ namespace envcheck::app
             const bool lock_knows_gpu = lock.machine.driver_version ||
                                         lock.machine.cuda_driver_version || lock.machine.gpus ||
                                         has_baselines;
+            // The smoke child loads the driver (cuInit: 0.1 s on an H200) while the machine is
+            // probed; it opens the GPUs only when the probe has said which are busy.
+            auto smoke =
+              has_baselines && !request.no_gpu ? ports.smoke.start(quick_on_every_gpu()) : nullptr;
             const auto state =
               current_machine(!request.no_gpu && lock_knows_gpu, installed.python_version, ports);
             check.machine = compare_machine(lock, state, ports.machine.platform());
@@ -386,10 +397,10 @@ namespace envcheck::app
                 check.notes.push_back(
                   "--no-gpu: the lock's performance baselines were not measured");
             }
-            else if (has_baselines)
+            else if (smoke)
             {
                 check.performance = compare_performance(*lock.performance, state, tolerance,
-                                                        request.even_if_busy, ports);
+                                                        request.even_if_busy, *smoke);
             }
             return state.facts;
         }

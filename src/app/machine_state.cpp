@@ -59,16 +59,8 @@ namespace envcheck::app
         return state;
     }
 
-    auto measure_quick_smoke(Ports& ports) -> model::SmokeReport
-    {
-        SmokeRunRequest request;
-        request.mode = model::SmokeMode::quick;
-        request.device = std::nullopt;
-        return ports.smoke.run(request);
-    }
-
-    auto run_smoke_sparing_busy(const SmokeRunRequest& request, const model::MachineFacts& facts,
-                                Ports& ports) -> model::SmokeReport
+    auto busy_gpus(const SmokeRunRequest& request, const model::MachineFacts& facts)
+      -> std::map<int, std::string>
     {
         std::vector<int> ordinals;
         if (request.device)
@@ -84,67 +76,23 @@ namespace envcheck::app
                 ordinals.push_back(ordinal);
             }
         }
-        std::vector<std::optional<std::string>> busy;
-        busy.reserve(ordinals.size());
+        std::map<int, std::string> busy;
         for (const int ordinal : ordinals)
         {
-            busy.push_back(checks::busy_reason(facts, ordinal));
-        }
-        if (std::none_of(busy.begin(), busy.end(), [](const auto& reason) { return reason; }))
-        {
-            return ports.smoke.run(request);
-        }
-        std::vector<std::string> probes = request.probes;
-        if (probes.empty())
-        {
-            for (const auto& probe : ports.smoke.probes())
+            if (auto reason = checks::busy_reason(facts, ordinal))
             {
-                probes.push_back(probe.id);
+                busy.emplace(ordinal, std::move(*reason));
             }
         }
-        model::SmokeReport report;
-        report.mode = request.mode;
-        bool measured = false;
-        for (std::size_t i = 0; i < ordinals.size(); ++i)
-        {
-            if (busy[i])
-            {
-                model::DeviceSmoke spared;
-                spared.device.index = ordinals[i];
-                for (const auto& device : facts.cuda.devices)
-                {
-                    if (device.index == ordinals[i])
-                    {
-                        spared.device = device;
-                    }
-                }
-                for (const auto& id : probes)
-                {
-                    model::ProbeResult skipped;
-                    skipped.id = id;
-                    skipped.status = model::Status::skip;
-                    skipped.message = *busy[i];
-                    spared.probes.push_back(std::move(skipped));
-                }
-                report.devices.push_back(std::move(spared));
-                continue;
-            }
-            auto one = request;
-            one.device = ordinals[i];
-            auto run = ports.smoke.run(one);
-            if (!measured)
-            {
-                measured = true;
-                report.availability = run.availability;
-                report.diagnosis = run.diagnosis;
-                report.cuda_error = run.cuda_error;
-                report.driver_cuda = run.driver_cuda;
-                report.runtime_cuda = run.runtime_cuda;
-            }
-            report.duration_seconds += run.duration_seconds;
-            report.devices.insert(report.devices.end(), run.devices.begin(), run.devices.end());
-        }
-        return report;
+        return busy;
+    }
+
+    auto proceed_sparing_busy(PendingSmoke& smoke, const SmokeRunRequest& request,
+                              const std::optional<model::MachineFacts>& facts, bool even_if_busy)
+      -> model::SmokeReport
+    {
+        return smoke.proceed(facts && !even_if_busy ? busy_gpus(request, *facts)
+                                                    : std::map<int, std::string>{});
     }
 
     auto record_performance(const model::MachineFacts* spare_busy, Ports& ports,
@@ -156,9 +104,9 @@ namespace envcheck::app
         std::vector<model::SmokeReport> reports;
         for (int run = 0; run < baseline_runs; ++run)
         {
-            reports.push_back(spare_busy != nullptr
-                                ? run_smoke_sparing_busy(request, *spare_busy, ports)
-                                : ports.smoke.run(request));
+            reports.push_back(ports.smoke.start(request)->proceed(
+              spare_busy != nullptr ? busy_gpus(request, *spare_busy)
+                                    : std::map<int, std::string>{}));
             const auto& report = reports.back();
             if (report.availability != model::GpuAvailability::available)
             {
@@ -183,7 +131,7 @@ namespace envcheck::app
                     }
                 }
             }
-            // A busy GPU's probes were skipped (run_smoke_sparing_busy): no baseline, and why.
+            // A busy GPU's probes were skipped (busy_gpus): no baseline, and why.
             if (const auto busy = spare_busy != nullptr
                                     ? checks::busy_reason(*spare_busy, device.device.index)
                                     : std::nullopt)

@@ -3,6 +3,8 @@
 #ifndef ENVCHECK_APP_MACHINE_STATE_HPP
 #define ENVCHECK_APP_MACHINE_STATE_HPP
 
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,16 +34,18 @@ namespace envcheck::app
     [[nodiscard]] auto current_machine(bool probe_gpu, const std::optional<std::string>& python,
                                        Ports& ports) -> MachineState;
 
-    // A quick smoke run on every GPU, for the baselines a lock records and check compares.
-    [[nodiscard]] auto measure_quick_smoke(Ports& ports) -> model::SmokeReport;
+    // Passive when busy: the devices of `request` that other processes compute on
+    // (checks::busy_reason over `facts`), with the reason. A pending smoke run spares them: each
+    // of its probes is a skip with the reason.
+    [[nodiscard]] auto busy_gpus(const SmokeRunRequest& request, const model::MachineFacts& facts)
+      -> std::map<int, std::string>;
 
-    // Passive when busy: `request` run on the devices no other process computes on
-    // (checks::busy_reason over `facts`, probed before); a busy device gets each of the
-    // request's probes (all of the registry's when it names none) as a skip with the reason.
-    // Nothing busy: one run of `request`, as without it.
-    [[nodiscard]] auto run_smoke_sparing_busy(const SmokeRunRequest& request,
-                                              const model::MachineFacts& facts, Ports& ports)
-      -> model::SmokeReport;
+    // The go-ahead of a smoke run started before the machine was probed (its child loaded the
+    // driver meanwhile): the busy GPUs spared when there are facts and the caller does not run
+    // even if busy.
+    [[nodiscard]] auto proceed_sparing_busy(PendingSmoke& smoke, const SmokeRunRequest& request,
+                                            const std::optional<model::MachineFacts>& facts,
+                                            bool even_if_busy) -> model::SmokeReport;
 
     // How many independent quick runs a lock's baselines are made from: enough to see the
     // spread between runs, which the repeats within one run do not show.

@@ -178,13 +178,31 @@ namespace envcheck::app
         bool progress = false; // show each probe as it runs (a terminal's stderr, when it is one)
     };
 
+    // A smoke run whose child is already loading the driver (cuInit, the device count): the
+    // caller probes the machine meanwhile, then says which GPUs to leave alone.
+    class PendingSmoke
+    {
+    public:
+        virtual ~PendingSmoke() = default;
+        // CUDA ordinal -> why (described, every probe skipped with it; no context made there).
+        [[nodiscard]] virtual auto proceed(const std::map<int, std::string>& spared)
+          -> model::SmokeReport = 0;
+    };
+
     class GpuSmoke
     {
     public:
         virtual ~GpuSmoke() = default;
         // The probe registry in run order; empty when envcheck was built without CUDA.
         [[nodiscard]] virtual auto probes() const -> std::vector<SmokeProbeInfo> = 0;
-        [[nodiscard]] virtual auto run(const SmokeRunRequest& request) -> model::SmokeReport = 0;
+        // Starts the child now; it opens no device before proceed().
+        [[nodiscard]] virtual auto start(const SmokeRunRequest& request)
+          -> std::unique_ptr<PendingSmoke> = 0;
+        // start() and proceed() sparing none.
+        [[nodiscard]] auto run(const SmokeRunRequest& request) -> model::SmokeReport
+        {
+            return start(request)->proceed({});
+        }
     };
 
     // An environment's own python, asked whether its frameworks see the GPU.

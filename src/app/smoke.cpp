@@ -110,8 +110,9 @@ namespace envcheck::app
             run.probes = std::move(*resolved);
         }
         SmokeOutcome outcome;
-        // Passive when busy: NVML's view first (a driver probe under smoke's own --timeout),
-        // then the probes on the GPUs nobody else computes on.
+        // Passive when busy: the child loads the driver while NVML is asked (a driver probe
+        // under smoke's own --timeout) which GPUs others compute on; it opens only the rest.
+        auto smoke = ports.smoke.start(run);
         std::optional<model::MachineFacts> facts;
         if (!request.even_if_busy && !registry.empty())
         {
@@ -120,7 +121,7 @@ namespace envcheck::app
                 facts = std::move(*probed);
             }
         }
-        outcome.report = facts ? run_smoke_sparing_busy(run, *facts, ports) : ports.smoke.run(run);
+        outcome.report = proceed_sparing_busy(*smoke, run, facts, request.even_if_busy);
         const auto availability = outcome.report.availability;
         if (availability != model::GpuAvailability::available &&
             availability != model::GpuAvailability::built_without_cuda &&

@@ -247,10 +247,27 @@ namespace envcheck::cli
             }
             return out;
         }
-        auto run(const app::SmokeRunRequest& request) -> model::SmokeReport override
+        class StartedSmoke final : public app::PendingSmoke
         {
-            return gpu::run_smoke(
-              { request.mode, request.device, request.probes, request.probe_timeout },
+        public:
+            StartedSmoke(const gpu::SmokeRequest& request, gpu::Progress progress)
+              : m_smoke(request, std::move(progress))
+            {
+            }
+            auto proceed(const std::map<int, std::string>& spared) -> model::SmokeReport override
+            {
+                return m_smoke.proceed(spared);
+            }
+
+        private:
+            gpu::PendingSmoke m_smoke;
+        };
+        auto start(const app::SmokeRunRequest& request)
+          -> std::unique_ptr<app::PendingSmoke> override
+        {
+            return std::make_unique<StartedSmoke>(
+              gpu::SmokeRequest{ request.mode, request.device, request.probes,
+                                 request.probe_timeout },
               request.progress ? terminal_progress() : gpu::Progress{});
         }
 

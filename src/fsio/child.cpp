@@ -8,6 +8,7 @@
 #include <exception>
 #include <fcntl.h>
 #include <iostream>
+#include <mutex>
 #include <poll.h>
 #include <string>
 #include <sys/resource.h>
@@ -106,6 +107,35 @@ namespace envcheck::fsio
                 }
             }
 
+            // Children released before they were reaped: reaped when a later child starts, so
+            // that a long run does not collect zombies (init reaps what is left at our exit).
+            std::mutex released_mutex;
+            std::vector<pid_t> released_pids;
+
+            void reap_released()
+            {
+                const std::lock_guard lock(released_mutex);
+                std::erase_if(released_pids,
+                              [](pid_t pid) { return ::waitpid(pid, nullptr, WNOHANG) != 0; });
+            }
+
+            // The child said its last word: stop watching it now. What is left of it is its
+            // exit, where a driver tears down its GPU context (0.1 s on an H200), which no
+            // answer depends on; its group is killed so no grandchild outlives it.
+            void release(Supervised& child, Clock::time_point now)
+            {
+                if (child.killed_for || child.reaped)
+                {
+                    return;
+                }
+                child.released = true;
+                kill_group(child);
+                child.ended = now;
+                child.give_up_at = now;
+                const std::lock_guard lock(released_mutex);
+                released_pids.push_back(child.pid);
+            }
+
             auto streams_open(const Supervised& child) -> bool
             {
                 return child.stdin_fd >= 0 ||
@@ -178,15 +208,23 @@ namespace envcheck::fsio
                 for (auto newline = stream.pending.find('\n'); newline != std::string::npos;
                      newline = stream.pending.find('\n', start))
                 {
+                    const auto line =
+                      std::string_view(stream.pending).substr(start, newline - start);
                     if (stream.on_line != nullptr && *stream.on_line)
                     {
-                        (*stream.on_line)(
-                          std::string_view(stream.pending).substr(start, newline - start));
+                        (*stream.on_line)(line);
                     }
                     start = newline + 1;
                     if (child.limits.idle)
                     {
                         child.idle_deadline = now + *child.limits.idle;
+                    }
+                    if (child.is_final_line != nullptr && *child.is_final_line &&
+                        (*child.is_final_line)(line))
+                    {
+                        release(child, now);
+                        stream.pending.clear();
+                        return;
                     }
                 }
                 stream.pending.erase(0, start);
@@ -434,6 +472,10 @@ namespace envcheck::fsio
 
         auto end_of(const Supervised& child) -> ChildEnd
         {
+            if (child.released)
+            {
+                return ChildEnd::released;
+            }
             if (child.killed_for)
             {
                 return *child.killed_for;
@@ -498,13 +540,15 @@ namespace envcheck::fsio
             }
         }
 
-        [[noreturn]] void child_main(const ChildMain& main, int line_fd, int output_fd)
+        [[noreturn]] void child_main(const ChildMain& main, int line_fd, int output_fd,
+                                     int input_fd)
         {
-            // Descriptors: 0 /dev/null, 1 and 2 the output pipe, 3 the line pipe; no other of
-            // the parent's (a driver's grandchild must not hold envcheck's files open).
+            // Descriptors: 0 the input pipe or /dev/null, 1 and 2 the output pipe, 3 the line
+            // pipe; no other of the parent's (a driver's grandchild must not hold envcheck's
+            // files open).
             const int lines = ::fcntl(line_fd, F_DUPFD, 10);
-            const int null = ::open("/dev/null", O_RDONLY);
-            ::dup2(null, STDIN_FILENO);
+            const int input = input_fd >= 0 ? input_fd : ::open("/dev/null", O_RDONLY);
+            ::dup2(input, STDIN_FILENO);
             ::dup2(output_fd, STDOUT_FILENO);
             ::dup2(output_fd, STDERR_FILENO);
             ::dup2(lines, 3);
@@ -534,39 +578,52 @@ namespace envcheck::fsio
             std::string output;
             std::string unterminated;
             LineSink on_line;
+            FinalLine is_final_line;
+            int input = -1; // the parent's end of the child's stdin (RunningChild)
         };
 
-        void start(const ChildJob& job, Started& started)
+        void start(const ChildJob& job, Started& started, bool with_input)
         {
+            detail::reap_released();
             auto& child = started.supervised;
             detail::Pipe lines;
             detail::Pipe output;
-            if (!detail::make_pipe(lines) || !detail::make_pipe(output))
+            detail::Pipe input;
+            if (!detail::make_pipe(lines) || !detail::make_pipe(output) ||
+                (with_input && !detail::make_pipe(input)))
             {
                 const int error = errno;
-                detail::close_fd(lines.read);
-                detail::close_fd(lines.write);
+                for (int* fd : { &lines.read, &lines.write, &output.read, &output.write,
+                                 &input.read, &input.write })
+                {
+                    detail::close_fd(*fd);
+                }
                 child.killed_for = ChildEnd::failed_to_start;
                 child.detail = "pipe: " + describe_errno(error);
                 child.done = true;
                 return;
             }
             const auto begun = Clock::now();
-            const pid_t pid =
-              detail::fork_in_new_group([&] { child_main(job.main, lines.write, output.write); });
+            const pid_t pid = detail::fork_in_new_group(
+              [&] { child_main(job.main, lines.write, output.write, input.read); });
             const int error = errno;
             detail::close_fd(lines.write);
             detail::close_fd(output.write);
+            detail::close_fd(input.read);
             if (pid < 0)
             {
                 detail::close_fd(lines.read);
                 detail::close_fd(output.read);
+                detail::close_fd(input.write);
                 child.killed_for = ChildEnd::failed_to_start;
                 child.detail = "fork: " + describe_errno(error);
                 child.done = true;
                 return;
             }
+            started.input = input.write;
             started.on_line = job.on_line;
+            started.is_final_line = job.is_final_line;
+            child.is_final_line = &started.is_final_line;
             detail::Stream line_stream;
             line_stream.fd = lines.read;
             line_stream.kind = detail::Stream::Kind::lines;
@@ -677,6 +734,8 @@ namespace envcheck::fsio
                 return detail + " and was stopped (SIGKILL)";
             case ChildEnd::failed_to_start:
                 return "could not be started: " + detail;
+            case ChildEnd::released:
+                return "finished";
         }
         return "ended";
     }
@@ -687,7 +746,7 @@ namespace envcheck::fsio
         std::vector<detail::Supervised*> watched;
         for (std::size_t i = 0; i < jobs.size(); ++i)
         {
-            start(jobs[i], started[i]);
+            start(jobs[i], started[i], false);
             watched.push_back(&started[i].supervised);
         }
         detail::supervise(watched);
@@ -703,7 +762,72 @@ namespace envcheck::fsio
     auto run_child(const ChildMain& main, const ChildLimits& limits, const LineSink& on_line)
       -> ChildReport
     {
-        const ChildJob job{ main, limits, on_line };
+        const ChildJob job{ main, limits, on_line, {} };
         return std::move(run_children(std::span<const ChildJob>(&job, 1)).front());
+    }
+
+    struct RunningChild::State
+    {
+        Started started;
+        bool finished = false;
+    };
+
+    RunningChild::RunningChild(const ChildJob& job)
+      : m_state(std::make_unique<State>())
+    {
+        start(job, m_state->started, true);
+    }
+
+    RunningChild::~RunningChild()
+    {
+        if (!m_state->finished)
+        {
+            auto& child = m_state->started.supervised;
+            detail::close_fd(m_state->started.input);
+            if (!child.done)
+            {
+                // Not wanted any more: stopped, and watched only until it is reaped or the
+                // grace ends.
+                child.limits.total = std::chrono::milliseconds(0);
+                detail::Supervised* watched[] = { &child };
+                detail::supervise(watched);
+            }
+        }
+    }
+
+    auto RunningChild::send_line(std::string_view line) -> bool
+    {
+        const int fd = m_state->started.input;
+        if (fd < 0)
+        {
+            return false;
+        }
+        // A child gone before reading gets EPIPE, not our death.
+        std::signal(SIGPIPE, SIG_IGN);
+        // It waited for us, not we for it: its idle time starts again.
+        auto& child = m_state->started.supervised;
+        if (child.limits.idle)
+        {
+            child.idle_deadline = Clock::now() + *child.limits.idle;
+        }
+        return LineWriter(fd).write_line(line);
+    }
+
+    void RunningChild::close_input()
+    {
+        detail::close_fd(m_state->started.input);
+    }
+
+    auto RunningChild::finish() -> ChildReport
+    {
+        auto& started = m_state->started;
+        if (!m_state->finished)
+        {
+            m_state->finished = true;
+            detail::close_fd(started.input);
+            detail::Supervised* watched[] = { &started.supervised };
+            detail::supervise(watched);
+        }
+        return report_of(started);
     }
 }

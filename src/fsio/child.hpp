@@ -17,6 +17,7 @@
 #include <chrono>
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -61,6 +62,7 @@ namespace envcheck::fsio
         total_timeout,   // we killed it: past limits.total
         too_much_output, // we killed it: a line or all lines past their bounds
         failed_to_start, // pipe() or fork() failed: detail says why
+        released,        // its final line came: its exit (a driver's teardown) was not waited for
     };
 
     struct ChildReport
@@ -75,7 +77,7 @@ namespace envcheck::fsio
 
         [[nodiscard]] auto clean() const -> bool
         {
-            return end == ChildEnd::exited && exit_code == 0;
+            return (end == ChildEnd::exited && exit_code == 0) || end == ChildEnd::released;
         }
         [[nodiscard]] auto timed_out() const -> bool
         {
@@ -95,6 +97,9 @@ namespace envcheck::fsio
     using ChildMain = std::function<int(LineWriter&)>;
     // Each complete line, without its newline, as it arrives.
     using LineSink = std::function<void(std::string_view line)>;
+    // Whether a line is the child's last word: after it the parent stops watching and leaves the
+    // child to end on its own (its process group is killed; it is reaped later, or by init).
+    using FinalLine = std::function<bool(std::string_view line)>;
 
     [[nodiscard]] auto run_child(const ChildMain& main, const ChildLimits& limits,
                                  const LineSink& on_line) -> ChildReport;
@@ -104,11 +109,37 @@ namespace envcheck::fsio
         ChildMain main;
         ChildLimits limits;
         LineSink on_line;
+        FinalLine is_final_line; // empty: the child is watched until it exits
     };
 
     // Several children at once, each under its own limits, watched together: returns when the
     // last one has ended, so the slowest child's deadline bounds them all. Reports in job order.
     [[nodiscard]] auto run_children(std::span<const ChildJob> jobs) -> std::vector<ChildReport>;
+
+    // One child started now and watched later, with a pipe to its stdin (fd 0; /dev/null for the
+    // others): the parent decides what it does after it has started. The GPU probe child loads
+    // the driver while the parent learns which GPUs others are using. Its limits count from the
+    // start; until finish() its lines wait in the pipe.
+    class RunningChild
+    {
+    public:
+        explicit RunningChild(const ChildJob& job);
+        RunningChild(const RunningChild&) = delete;
+        auto operator=(const RunningChild&) -> RunningChild& = delete;
+        ~RunningChild(); // a child never finished is killed
+
+        // Writes `line` and a newline to the child's stdin; false when it cannot (it is gone, or
+        // was never started).
+        auto send_line(std::string_view line) -> bool;
+        // Closes the child's stdin (it reads end of file).
+        void close_input();
+        // Watches it to its end, or its final line; once.
+        [[nodiscard]] auto finish() -> ChildReport;
+
+    private:
+        struct State;
+        std::unique_ptr<State> m_state;
+    };
 
     // "20 s", "0.5 s".
     [[nodiscard]] auto format_seconds(std::chrono::milliseconds duration) -> std::string;

@@ -60,6 +60,8 @@ namespace envcheck::fsio::detail
         int stdin_fd = -1; // the parent's end of the child's stdin, non-blocking
         std::string_view stdin_text;
         std::size_t stdin_written = 0;
+        const FinalLine* is_final_line = nullptr; // lines: after it, the child is released
+        bool released = false;
 
         bool reaped = false;
         int status = 0;

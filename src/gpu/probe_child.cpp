@@ -3,8 +3,11 @@
 // a driver that hangs or crashes there is named; then the runtime, then each device and probe.
 #ifdef ENVCHECK_WITH_CUDA
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <iostream>
 #include <random>
+#include <unistd.h>
 
 #include "driver/cuda_driver.hpp"
 #include "gpu/probes.hpp"
@@ -27,6 +30,60 @@ namespace envcheck::gpu
         auto say(fsio::LineWriter& out, wire::Event event) -> bool
         {
             return out.write_line(wire::encode(event));
+        }
+
+        // A device another process computes on: described (driver calls, no context), every
+        // probe skipped with the parent's reason. False when the parent is gone.
+        auto spare_device(const SmokeRequest& request, const driver::CudaDriver& cuda, int index,
+                          const std::string& reason, fsio::LineWriter& out) -> bool
+        {
+            model::GpuDevice device;
+            device.index = index;
+            if (auto described = cuda.describe(index))
+            {
+                device = std::move(*described);
+            }
+            if (!say(out, wire::DeviceEvent{ device }))
+            {
+                return false;
+            }
+            for (const auto& id : request.probes)
+            {
+                if (!say(out, wire::ResultEvent{ index, skipped(id, reason) }))
+                {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        // The parent's go-ahead: one line on stdin. nullopt (and why, on stderr) when it sent
+        // none (end of file: it wants nothing more) or an unreadable one.
+        auto await_go_ahead() -> std::optional<wire::GoAhead>
+        {
+            constexpr std::size_t longest = std::size_t{ 1 } << 20;
+            std::string line;
+            char buffer[4096];
+            while (line.find('\n') == std::string::npos && line.size() < longest)
+            {
+                const ssize_t n = ::read(STDIN_FILENO, buffer, sizeof buffer);
+                if (n < 0 && errno == EINTR)
+                {
+                    continue;
+                }
+                if (n <= 0)
+                {
+                    return std::nullopt;
+                }
+                line.append(buffer, static_cast<std::size_t>(n));
+            }
+            auto go_ahead = wire::decode_go_ahead(line.substr(0, line.find('\n')));
+            if (!go_ahead)
+            {
+                std::cerr << "unreadable go-ahead from the parent: " << go_ahead.error() << '\n';
+                return std::nullopt;
+            }
+            return std::move(*go_ahead);
         }
 
         // Every probe of one device; false when the parent is gone.
@@ -155,6 +212,15 @@ namespace envcheck::gpu
         {
             return 1;
         }
+        if (!say(out, wire::StepEvent{ "waiting for the go-ahead" }))
+        {
+            return 1;
+        }
+        const auto go_ahead = await_go_ahead();
+        if (!go_ahead)
+        {
+            return 1;
+        }
         if (info.status.ok())
         {
             std::random_device entropy;
@@ -167,7 +233,11 @@ namespace envcheck::gpu
                 {
                     continue;
                 }
-                if (!run_device(request, *cuda, index, seed, out))
+                const auto spared = go_ahead->spared.find(index);
+                const bool told = spared != go_ahead->spared.end()
+                                    ? spare_device(request, *cuda, index, spared->second, out)
+                                    : run_device(request, *cuda, index, seed, out);
+                if (!told)
                 {
                     return 1;
                 }

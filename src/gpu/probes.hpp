@@ -39,9 +39,10 @@ namespace envcheck::gpu
     [[nodiscard]] auto find_probe(std::string_view id) -> const Probe*;
 
 #ifdef ENVCHECK_WITH_CUDA
-    // The child process's main: loads the driver, reports the runtime, then opens each
-    // requested device and runs the requested probes on it, writing wire/events.hpp events to
-    // `out`. The first CUDA call of the process happens here. Returns the exit status.
+    // The child process's main: loads the driver, reports the runtime, waits for the parent's
+    // go-ahead (wire::GoAhead on stdin), then opens each requested device that is not spared
+    // and runs the requested probes on it, writing wire/events.hpp events to `out`. The first
+    // CUDA call of the process happens here. Returns the exit status.
     [[nodiscard]] auto run_probe_child(const SmokeRequest& request, fsio::LineWriter& out) -> int;
 #endif
 }

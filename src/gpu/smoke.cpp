@@ -189,6 +189,11 @@ namespace envcheck::gpu
 
             void on(const FinishEvent&) { m_finished = true; }
 
+        public:
+            // The child said its last line: the report is complete.
+            [[nodiscard]] auto finished() const -> bool { return m_finished; }
+
+        private:
             auto find_device(int index) -> model::DeviceSmoke*
             {
                 const auto found =
@@ -301,33 +306,72 @@ namespace envcheck::gpu
         return report;
     }
 
-    auto run_smoke(const SmokeRequest& request, const Progress& progress) -> model::SmokeReport
+    struct PendingSmoke::State
     {
-        model::SmokeReport report;
-        report.mode = request.mode;
-        report.runtime_cuda = build_info().runtime;
-#ifndef ENVCHECK_WITH_CUDA
-        (void)progress;
-        report.availability = GpuAvailability::built_without_cuda;
-        report.diagnosis = "this envcheck was built without CUDA, so it carries no GPU probes";
-        return report;
-#else
-        SmokeRequest resolved = request;
-        if (resolved.probes.empty())
+        SmokeRequest request; // probes resolved
+        Progress progress;
+        std::optional<Assembler> assembler;
+        std::optional<fsio::RunningChild> child;
+        bool proceeded = false;
+    };
+
+    PendingSmoke::PendingSmoke(const SmokeRequest& request, Progress progress)
+      : m_state(std::make_unique<State>())
+    {
+        m_state->request = request;
+        m_state->progress = std::move(progress);
+#ifdef ENVCHECK_WITH_CUDA
+        auto& state = *m_state;
+        if (state.request.probes.empty())
         {
             for (const auto& probe : probes())
             {
-                resolved.probes.emplace_back(probe.id);
+                state.request.probes.emplace_back(probe.id);
             }
         }
-        auto probed = supervise_probes(
-          resolved, [&](fsio::LineWriter& writer) { return run_probe_child(resolved, writer); },
-          progress);
+        state.assembler.emplace(state.request, state.progress);
+        state.child.emplace(fsio::ChildJob{
+          [&state](fsio::LineWriter& writer) { return run_probe_child(state.request, writer); },
+          limits_for(state.request),
+          [&state](std::string_view line) { state.assembler->take(line); },
+          [&state](std::string_view) { return state.assembler->finished(); } });
+#endif
+    }
+
+    PendingSmoke::~PendingSmoke() = default;
+
+    auto PendingSmoke::proceed(const std::map<int, std::string>& spared) -> model::SmokeReport
+    {
+        auto& state = *m_state;
+        model::SmokeReport report;
+        report.mode = state.request.mode;
+        report.runtime_cuda = build_info().runtime;
+        if (!state.child)
+        {
+            report.availability = GpuAvailability::built_without_cuda;
+            report.diagnosis = "this envcheck was built without CUDA, so it carries no GPU probes";
+            return report;
+        }
+        if (std::exchange(state.proceeded, true))
+        {
+            report.availability = GpuAvailability::probe_process_failed;
+            report.diagnosis = "this smoke run was already watched to its end";
+            return report;
+        }
+        // A child that already ended (no driver) cannot read it: its answer is in its lines.
+        (void)state.child->send_line(wire::encode(wire::GoAhead{ spared }));
+        const fsio::ChildReport outcome = state.child->finish();
+        auto probed = state.assembler->finish(outcome, limits_for(state.request));
+        probed.duration_seconds = static_cast<double>(outcome.elapsed.count()) / 1000.0;
         if (!probed.runtime_cuda)
         {
             probed.runtime_cuda = report.runtime_cuda;
         }
         return probed;
-#endif
+    }
+
+    auto run_smoke(const SmokeRequest& request, const Progress& progress) -> model::SmokeReport
+    {
+        return PendingSmoke(request, progress).proceed({});
     }
 }

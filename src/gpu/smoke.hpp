@@ -12,6 +12,8 @@
 #include <chrono>
 #include <cstddef>
 #include <functional>
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,7 +49,29 @@ namespace envcheck::gpu
 
     using Progress = std::function<void(const ProgressEvent&)>;
 
-    // Everything: the build, the driver library, then the probes in a watched child.
+    // A smoke run started ahead of its go-ahead: the child loads the driver, calls cuInit and
+    // counts the devices (0.1 to 0.2 s) while the caller finds out which GPUs others compute on
+    // (the machine probe); proceed() tells it which to spare (described, their probes skipped
+    // with the reason, no context made on them) and watches the probes to the end. The report
+    // is complete at the child's last line: its exit, where the driver tears the context down,
+    // is not waited for.
+    class PendingSmoke
+    {
+    public:
+        PendingSmoke(const SmokeRequest& request, Progress progress);
+        PendingSmoke(const PendingSmoke&) = delete;
+        auto operator=(const PendingSmoke&) -> PendingSmoke& = delete;
+        ~PendingSmoke(); // a child never given the go-ahead is stopped
+
+        // CUDA ordinal -> why it is left alone. Once.
+        [[nodiscard]] auto proceed(const std::map<int, std::string>& spared) -> model::SmokeReport;
+
+    private:
+        struct State;
+        std::unique_ptr<State> m_state;
+    };
+
+    // Everything at once: PendingSmoke sparing no device.
     [[nodiscard]] auto run_smoke(const SmokeRequest& request, const Progress& progress)
       -> model::SmokeReport;
 

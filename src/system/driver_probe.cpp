@@ -109,21 +109,50 @@ namespace envcheck::system
         }
     }
 
+    struct StartedDriverProbes::State
+    {
+        fsio::ChildLimits limits;
+        Heard<wire::NvmlProbe> nvml;
+        Heard<model::CudaDriverFacts> cuda;
+        std::optional<fsio::RunningChild> nvml_child;
+        std::optional<fsio::RunningChild> cuda_child;
+    };
+
+    StartedDriverProbes::StartedDriverProbes(const std::vector<std::string>& nodes_to_open,
+                                             std::chrono::milliseconds timeout)
+      : m_state(std::make_unique<State>())
+    {
+        auto& state = *m_state;
+        state.limits = limits_for(timeout);
+        // Both run from now; each one's deadline counts from its start, so watching them one
+        // after the other bounds the pair by one timeout, as watching them together does.
+        state.nvml_child.emplace(fsio::ChildJob{
+          [&nodes_to_open](fsio::LineWriter& out) { return nvml_child(nodes_to_open, out); },
+          state.limits,
+          [&state](std::string_view line) { state.nvml.take(line); },
+          {} });
+        state.cuda_child.emplace(
+          fsio::ChildJob{ [](fsio::LineWriter& out) { return cuda_child(out); },
+                          state.limits,
+                          [&state](std::string_view line) { state.cuda.take(line); },
+                          {} });
+    }
+
+    StartedDriverProbes::~StartedDriverProbes() = default;
+
+    auto StartedDriverProbes::finish() -> DriverProbes
+    {
+        auto& state = *m_state;
+        const auto nvml_report = state.nvml_child->finish();
+        const auto cuda_report = state.cuda_child->finish();
+        return DriverProbes{ nvml_result(state.nvml, nvml_report, state.limits),
+                             cuda_result(state.cuda, cuda_report, state.limits) };
+    }
+
     auto probe_drivers(const std::vector<std::string>& nodes_to_open,
                        std::chrono::milliseconds timeout) -> DriverProbes
     {
-        const auto limits = limits_for(timeout);
-        Heard<wire::NvmlProbe> nvml;
-        Heard<model::CudaDriverFacts> cuda;
-        const fsio::ChildJob jobs[] = {
-            { [&](fsio::LineWriter& out) { return nvml_child(nodes_to_open, out); }, limits,
-              [&](std::string_view line) { nvml.take(line); } },
-            { [](fsio::LineWriter& out) { return cuda_child(out); }, limits,
-              [&](std::string_view line) { cuda.take(line); } },
-        };
-        const auto reports = fsio::run_children(jobs);
-        return DriverProbes{ nvml_result(nvml, reports[0], limits),
-                             cuda_result(cuda, reports[1], limits) };
+        return StartedDriverProbes(nodes_to_open, timeout).finish();
     }
 
     auto probe_nvml(const std::vector<std::string>& nodes_to_open,

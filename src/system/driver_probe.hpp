@@ -9,6 +9,7 @@
 #define ENVCHECK_SYSTEM_DRIVER_PROBE_HPP
 
 #include <chrono>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -25,9 +26,29 @@ namespace envcheck::system
         model::CudaDriverFacts cuda;
     };
 
+    // Both children started now and watched when finish() is called: the caller reads files
+    // meanwhile (the machine probe's /proc, /sys and kernel log), while they wait in cuInit.
     // The NVML child opens each of `nodes_to_open` (O_RDWR, closed at once), then loads NVML and
     // asks it everything in model::NvmlGpu; the CUDA child loads libcuda, calls
     // cuDriverGetVersion, cuInit(0), cuDeviceGetCount and describes each device.
+    class StartedDriverProbes
+    {
+    public:
+        StartedDriverProbes(const std::vector<std::string>& nodes_to_open,
+                            std::chrono::milliseconds timeout = default_driver_timeout);
+        StartedDriverProbes(const StartedDriverProbes&) = delete;
+        auto operator=(const StartedDriverProbes&) -> StartedDriverProbes& = delete;
+        ~StartedDriverProbes();
+
+        // Once.
+        [[nodiscard]] auto finish() -> DriverProbes;
+
+    private:
+        struct State;
+        std::unique_ptr<State> m_state;
+    };
+
+    // StartedDriverProbes(...).finish().
     [[nodiscard]] auto probe_drivers(const std::vector<std::string>& nodes_to_open,
                                      std::chrono::milliseconds timeout = default_driver_timeout)
       -> DriverProbes;

@@ -687,4 +687,50 @@ namespace envcheck::wire
             return failed(std::string("malformed ") + kind + " event: " + error.what());
         }
     }
+
+    auto encode(const GoAhead& go_ahead) -> std::string
+    {
+        json spared = json::array();
+        for (const auto& [device, reason] : go_ahead.spared)
+        {
+            spared.push_back(json{ { "device", device }, { "reason", reason } });
+        }
+        return json{ { "event", "go" }, { "spared", std::move(spared) } }.dump(
+          -1, ' ', false, json::error_handler_t::replace);
+    }
+
+    auto decode_go_ahead(std::string_view line) -> util::Result<GoAhead, std::string>
+    {
+        const json object = json::parse(line, nullptr, false);
+        if (object.is_discarded() || !object.is_object())
+        {
+            return util::unexpected(std::string("not a JSON object"));
+        }
+        Reader reader(object, "");
+        std::string kind;
+        reader.required("event", kind);
+        if (reader.ok() && kind != "go")
+        {
+            reader.fail_at("event", "expected 'go', got '" + kind + "'");
+        }
+        GoAhead go_ahead;
+        std::size_t index = 0;
+        for (const json* item : reader.objects("spared"))
+        {
+            Reader entry(*item, json_fields::item_path("spared", index++));
+            int device = 0;
+            std::string reason;
+            entry.required("device", device).required("reason", reason);
+            if (!entry.ok())
+            {
+                return util::unexpected(entry.error());
+            }
+            go_ahead.spared[device] = std::move(reason);
+        }
+        if (!reader.ok())
+        {
+            return util::unexpected(reader.error());
+        }
+        return go_ahead;
+    }
 }

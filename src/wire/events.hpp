@@ -7,6 +7,7 @@
 #ifndef ENVCHECK_WIRE_EVENTS_HPP
 #define ENVCHECK_WIRE_EVENTS_HPP
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -116,6 +117,20 @@ namespace envcheck::wire
 
     using Event = std::variant<StepEvent, NvmlEvent, CudaEvent, DriverEvent, RuntimeEvent,
                                DeviceEvent, StartEvent, ResultEvent, FinishEvent>;
+
+    // The parent's one line to the GPU probe child (on its stdin), once it knows which GPUs
+    // others compute on: the child opens the rest and only describes these, each probe skipped
+    // with the reason. The child waits for it after the driver and the device count, before
+    // any device is opened.
+    struct GoAhead
+    {
+        std::map<int, std::string> spared; // CUDA ordinal -> why it is left alone
+
+        auto operator==(const GoAhead&) const -> bool = default;
+    };
+
+    [[nodiscard]] auto encode(const GoAhead& go_ahead) -> std::string;
+    [[nodiscard]] auto decode_go_ahead(std::string_view line) -> util::Result<GoAhead, std::string>;
 
     // One line, without the newline. Text from a driver that is not UTF-8 is replaced, not
     // thrown on.

@@ -337,13 +337,68 @@ namespace envcheck::tests
         };
         model::SmokeReport report = smoke_report();
         std::vector<app::SmokeRunRequest> runs;
+        std::vector<std::map<int, std::string>> spared; // what each run's go-ahead spared
+        // How many machine probes had been made when each run started (FakeWorld wires it):
+        // the child is started before the machine is probed, so that it loads the driver
+        // meanwhile.
+        const std::vector<app::MachineProbeRequest>* machine_probes = nullptr;
+        std::vector<std::size_t> probes_before_start;
 
         auto probes() const -> std::vector<app::SmokeProbeInfo> override { return registry; }
 
-        auto run(const app::SmokeRunRequest& request) -> model::SmokeReport override
+        // Like the probe child: a spared device is described, each requested probe skipped
+        // with the reason.
+        class Pending final : public app::PendingSmoke
+        {
+        public:
+            Pending(CannedSmoke& owner, app::SmokeRunRequest request)
+              : m_owner(owner)
+              , m_request(std::move(request))
+            {
+            }
+            auto proceed(const std::map<int, std::string>& spared) -> model::SmokeReport override
+            {
+                m_owner.spared.push_back(spared);
+                auto report = m_owner.report;
+                for (auto& device : report.devices)
+                {
+                    const auto reason = spared.find(device.device.index);
+                    if (reason == spared.end())
+                    {
+                        continue;
+                    }
+                    std::vector<std::string> ids = m_request.probes;
+                    if (ids.empty())
+                    {
+                        for (const auto& probe : m_owner.registry)
+                        {
+                            ids.push_back(probe.id);
+                        }
+                    }
+                    device.probes.clear();
+                    for (const auto& id : ids)
+                    {
+                        model::ProbeResult skipped;
+                        skipped.id = id;
+                        skipped.status = model::Status::skip;
+                        skipped.message = reason->second;
+                        device.probes.push_back(std::move(skipped));
+                    }
+                }
+                return report;
+            }
+
+        private:
+            CannedSmoke& m_owner;
+            app::SmokeRunRequest m_request;
+        };
+
+        auto start(const app::SmokeRunRequest& request)
+          -> std::unique_ptr<app::PendingSmoke> override
         {
             runs.push_back(request);
-            return report;
+            probes_before_start.push_back(machine_probes != nullptr ? machine_probes->size() : 0);
+            return std::make_unique<Pending>(*this, request);
         }
     };
 
@@ -498,7 +553,7 @@ namespace envcheck::tests
 
     struct FakeWorld
     {
-        FakeWorld() = default;
+        FakeWorld() { smoke.machine_probes = &machine.probes; }
         FakeWorld(const FakeWorld&) = delete;
         auto operator=(const FakeWorld&) -> FakeWorld& = delete;
 

@@ -411,8 +411,17 @@ TEST_CASE("run_check performance against the lock's baselines", "[app][check]")
     {
         world.machine.facts.nvml.gpus.at(0).compute_processes = 1;
         world.machine.facts.nvml.gpus.at(0).compute_process_ids = { 777 };
+        const auto probed = world.machine.probes.size();
+        world.smoke.spared.clear();
         auto outcome = check(world);
-        CHECK(world.smoke.runs.empty());
+        // The child was started before the machine was probed; its go-ahead spares the GPU.
+        CHECK(world.smoke.probes_before_start.back() == probed);
+        CHECK(world.machine.probes.size() == probed + 1);
+        REQUIRE(world.smoke.spared.size() == 1);
+        CHECK(world.smoke.spared[0] ==
+              std::map<int, std::string>{
+                { 0, "GPU 0 is busy: 1 compute process of others (pid 777) holds it; skipped so "
+                     "as not to disturb them (--even-if-busy runs it anyway)" } });
         REQUIRE(outcome.check.performance.size() == 1);
         const auto& perf = outcome.check.performance[0];
         CHECK(perf.status == model::Status::skip);
@@ -423,7 +432,8 @@ TEST_CASE("run_check performance against the lock's baselines", "[app][check]")
         app::CheckRequest anyway;
         anyway.even_if_busy = true;
         outcome = check(world, anyway);
-        CHECK(world.smoke.runs.size() == 1);
+        REQUIRE(world.smoke.spared.size() == 2);
+        CHECK(world.smoke.spared[1].empty());
         CHECK(outcome_status(outcome.check.performance, "perf.bandwidth.h2d_pinned_gbps") ==
               "pass");
     }

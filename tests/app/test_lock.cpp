@@ -104,7 +104,11 @@ TEST_CASE("run_lock with the GPU", "[app][lock]")
         world.machine.facts.nvml.gpus.at(0).compute_processes = 1;
         world.machine.facts.nvml.gpus.at(0).compute_process_ids = { 777 };
         const auto outcome = lock(world);
-        CHECK(world.smoke.runs.empty());
+        REQUIRE(world.smoke.spared.size() == app::baseline_runs);
+        for (const auto& spared : world.smoke.spared)
+        {
+            CHECK(spared.contains(0)); // every run's go-ahead spares it
+        }
         CHECK(outcome.performance_not_recorded ==
               "GPU 0 is busy: 1 compute process of others (pid 777) holds it; skipped so as not "
               "to disturb them (--even-if-busy runs it anyway)");
@@ -116,7 +120,8 @@ TEST_CASE("run_lock with the GPU", "[app][lock]")
         anyway.output = "measured.lock.json";
         anyway.even_if_busy = true;
         CHECK(lock(world, anyway).performance_not_recorded.empty());
-        CHECK(world.smoke.runs.size() == app::baseline_runs);
+        REQUIRE(world.smoke.spared.size() == 2 * app::baseline_runs);
+        CHECK(world.smoke.spared.back().empty());
     }
 
     SECTION("without a usable GPU the lock says why it has no baselines")

@@ -156,7 +156,10 @@ TEST_CASE("run_smoke leaves busy GPUs alone", "[app][smoke]")
     SECTION("a GPU other processes compute on is skipped, with the reason")
     {
         const auto outcome = smoke(world);
-        CHECK(world.smoke.runs.empty());
+        CHECK(world.smoke.probes_before_start == std::vector<std::size_t>{ 0 });
+        CHECK(world.machine.probes.size() == 1);
+        REQUIRE(world.smoke.spared.size() == 1);
+        CHECK(world.smoke.spared[0].contains(0));
         REQUIRE(outcome.report.devices.size() == 1);
         const auto& probes = outcome.report.devices[0].probes;
         REQUIRE(probes.size() == world.smoke.registry.size());
@@ -175,7 +178,8 @@ TEST_CASE("run_smoke leaves busy GPUs alone", "[app][smoke]")
         app::SmokeRequest request;
         request.even_if_busy = true;
         (void)smoke(world, request);
-        CHECK(world.smoke.runs.size() == 1);
+        REQUIRE(world.smoke.spared.size() == 1);
+        CHECK(world.smoke.spared[0].empty());
         CHECK(world.machine.probes.empty());
     }
 
@@ -192,15 +196,22 @@ TEST_CASE("run_smoke leaves busy GPUs alone", "[app][smoke]")
         device.index = 1;
         world.machine.facts.cuda.devices.push_back(device);
         world.machine.facts.cuda.device_count = 2;
+        auto measured = world.smoke.report.devices.at(0);
+        measured.device.index = 1;
+        world.smoke.report.devices.push_back(measured);
         app::SmokeRequest request;
         request.all_devices = true;
         request.probes = { "hello" };
         const auto outcome = smoke(world, request);
-        REQUIRE(world.smoke.runs.size() == 1);
-        CHECK(world.smoke.runs[0].device == 1);
+        REQUIRE(world.smoke.runs.size() == 1); // one child for both; its go-ahead spares GPU 0
+        CHECK_FALSE(world.smoke.runs[0].device.has_value());
         CHECK(world.smoke.runs[0].probes == std::vector<std::string>{ "hello" });
+        REQUIRE(world.smoke.spared.size() == 1);
+        CHECK(world.smoke.spared[0].size() == 1);
+        CHECK(world.smoke.spared[0].contains(0));
         REQUIRE(outcome.report.devices.size() == 2);
         CHECK(outcome.report.devices[0].probes.at(0).id == "hello");
         CHECK(outcome.report.devices[0].probes.at(0).status == model::Status::skip);
+        CHECK(outcome.report.devices[1].probes.at(0).status != model::Status::skip);
     }
 }

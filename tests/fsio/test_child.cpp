@@ -21,6 +21,7 @@ using envcheck::fsio::ChildLimits;
 using envcheck::fsio::LineWriter;
 using envcheck::fsio::run_child;
 using envcheck::fsio::run_children;
+using envcheck::fsio::RunningChild;
 
 namespace
 {
@@ -315,13 +316,17 @@ namespace
                       out.write_line("one");
                       hang_forever();
                   },
-                  total_limits(2s), [&](std::string_view line) { first.emplace_back(line); } },
+                  total_limits(2s),
+                  [&](std::string_view line) { first.emplace_back(line); },
+                  {} },
                 { [](LineWriter& out) -> int
                   {
                       out.write_line("two");
                       hang_forever();
                   },
-                  total_limits(2s), [&](std::string_view line) { second.emplace_back(line); } },
+                  total_limits(2s),
+                  [&](std::string_view line) { second.emplace_back(line); },
+                  {} },
             };
             const auto reports = run_children(jobs);
             const double elapsed = seconds_since(start);
@@ -341,15 +346,108 @@ namespace
                       out.write_line("done");
                       return 0;
                   },
-                  total_limits(5s), [&](std::string_view line) { first.emplace_back(line); } },
-                { [](LineWriter&) -> int { crash_with_sigsegv(); }, total_limits(5s),
-                  [&](std::string_view line) { second.emplace_back(line); } },
+                  total_limits(5s),
+                  [&](std::string_view line) { first.emplace_back(line); },
+                  {} },
+                { [](LineWriter&) -> int { crash_with_sigsegv(); },
+                  total_limits(5s),
+                  [&](std::string_view line) { second.emplace_back(line); },
+                  {} },
             };
             const auto reports = run_children(jobs);
             CHECK(reports[0].clean());
             CHECK(first == std::vector<std::string>{ "done" });
             CHECK(reports[1].end == ChildEnd::signaled);
             CHECK(second.empty());
+        }
+    }
+
+    TEST_CASE("RunningChild: started now, told later, watched to its end", "[fsio][child]")
+    {
+        std::vector<std::string> lines;
+        const auto collect = [&](std::string_view line) { lines.emplace_back(line); };
+        // Echoes the first line of its stdin, or says it read end of file.
+        const auto echo = [](LineWriter& out)
+        {
+            out.write_line("waiting");
+            std::string line;
+            char c = 0;
+            while (::read(STDIN_FILENO, &c, 1) == 1 && c != '\n')
+            {
+                line += c;
+            }
+            out.write_line(line.empty() ? "eof" : "got " + line);
+            return 0;
+        };
+
+        SECTION("a line sent after the start reaches its stdin")
+        {
+            RunningChild child(ChildJob{ echo, idle_limits(5s), collect, {} });
+            CHECK(child.send_line("go 0,1"));
+            const auto report = child.finish();
+            CHECK(report.clean());
+            CHECK(report.end == ChildEnd::exited);
+            CHECK(lines == std::vector<std::string>{ "waiting", "got go 0,1" });
+        }
+        SECTION("finish without a line: the child reads end of file")
+        {
+            RunningChild child(ChildJob{ echo, idle_limits(5s), collect, {} });
+            CHECK(child.finish().clean());
+            CHECK(lines == std::vector<std::string>{ "waiting", "eof" });
+        }
+        SECTION("the time it waited for the parent is not idle time")
+        {
+            RunningChild child(ChildJob{ echo, idle_limits(300ms), collect, {} });
+            std::this_thread::sleep_for(500ms); // the parent busy elsewhere, past the idle limit
+            CHECK(child.send_line("late"));
+            const auto report = child.finish();
+            CHECK(report.clean());
+            CHECK(lines == std::vector<std::string>{ "waiting", "got late" });
+        }
+        SECTION("after its final line it is released, not waited for")
+        {
+            pid_t pid = 0;
+            const auto start = Clock::now();
+            RunningChild child(ChildJob{ [](LineWriter& out)
+                                         {
+                                             out.write_line(std::to_string(::getpid()));
+                                             out.write_line("finish");
+                                             ::sleep(5); // a driver's slow teardown
+                                             return 0;
+                                         },
+                                         idle_limits(10s),
+                                         [&](std::string_view line)
+                                         {
+                                             if (line != "finish")
+                                             {
+                                                 pid = std::stoi(std::string(line));
+                                             }
+                                         },
+                                         [](std::string_view line) { return line == "finish"; } });
+            const auto report = child.finish();
+            CHECK(seconds_since(start) < 2.0);
+            CHECK(report.end == ChildEnd::released);
+            CHECK(report.clean());
+            CHECK(report.describe(idle_limits(10s)) == "finished");
+            // Its group was killed: it does not linger for its 5 s.
+            REQUIRE(pid > 0);
+            for (int i = 0; i < 100 && alive(pid); ++i)
+            {
+                std::this_thread::sleep_for(10ms);
+            }
+            CHECK_FALSE(alive(pid));
+        }
+        SECTION("one never finished is stopped when it goes out of scope")
+        {
+            const auto start = Clock::now();
+            {
+                RunningChild child(ChildJob{ [](LineWriter&) -> int { hang_forever(); },
+                                             idle_limits(10s),
+                                             [](std::string_view) {},
+                                             {} });
+                std::this_thread::sleep_for(100ms);
+            }
+            CHECK(seconds_since(start) < 3.0); // killed, not waited for 10 s
         }
     }
 

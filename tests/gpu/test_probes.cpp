@@ -1,12 +1,14 @@
 // On the GPU machine only ([.gpu] is hidden; tests/device/run.sh runs it): every probe passes on
 // device 0, and the kernels compute the right thing at sizes that are not multiples of their tiles.
 #ifdef ENVCHECK_WITH_CUDA
+#include <chrono>
 #include <cstddef>
 #include <string>
 #include <vector>
 
 #include "driver/cuda_driver.hpp"
 #include "gpu/probes.hpp"
+#include "gpu/smoke.hpp"
 #include "kernels/bandwidth.cuh"
 #include "kernels/bank_conflicts.cuh"
 #include "kernels/device.cuh"
@@ -265,6 +267,40 @@ namespace
         for (const auto& measurement : copies.measurements)
         {
             CHECK(measurement.mismatches == 0);
+        }
+    }
+
+    TEST_CASE("a pending smoke run opens only the GPUs it is not told to spare", "[.gpu][smoke]")
+    {
+        gpu::SmokeRequest request;
+        request.device = 0;
+        request.probes = { "hello" };
+        SECTION("spared: described, every probe skipped with the parent's reason")
+        {
+            gpu::PendingSmoke smoke(request, {});
+            const auto report = smoke.proceed({ { 0, "GPU 0 is busy (test)" } });
+            REQUIRE(report.availability == model::GpuAvailability::available);
+            REQUIRE(report.devices.size() == 1);
+            CHECK_FALSE(report.devices[0].device.name.empty());
+            REQUIRE(report.devices[0].probes.size() == 1);
+            CHECK(report.devices[0].probes[0].status == model::Status::skip);
+            CHECK(report.devices[0].probes[0].message == "GPU 0 is busy (test)");
+        }
+        SECTION("not spared: measured")
+        {
+            gpu::PendingSmoke smoke(request, {});
+            const auto report = smoke.proceed({ { 1, "another GPU" } });
+            REQUIRE(report.devices.size() == 1);
+            REQUIRE(report.devices[0].probes.size() == 1);
+            CHECK(report.devices[0].probes[0].status == model::Status::pass);
+        }
+        SECTION("never given the go-ahead: stopped")
+        {
+            const auto start = std::chrono::steady_clock::now();
+            {
+                gpu::PendingSmoke smoke(request, {});
+            }
+            CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
         }
     }
 }

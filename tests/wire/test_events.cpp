@@ -264,4 +264,42 @@ namespace
             CHECK(decoded.error().find(expected) != std::string::npos);
         }
     }
+
+    TEST_CASE("the go-ahead survives encode and decode", "[wire]")
+    {
+        const GoAhead cases[] = {
+            GoAhead{},
+            GoAhead{ { { 0, "GPU 0 is busy: 1 compute process of others (pid 7) holds it" } } },
+            GoAhead{ { { 1, "busy" }, { 3, "busy \"quoted\"\ttoo" }, { 255, "" } } },
+        };
+        for (const auto& go_ahead : cases)
+        {
+            const auto decoded = decode_go_ahead(encode(go_ahead));
+            REQUIRE(decoded);
+            CHECK(*decoded == go_ahead);
+        }
+        CHECK(encode(GoAhead{}) == R"({"event":"go","spared":[]})");
+    }
+
+    TEST_CASE("decode_go_ahead negative", "[wire]")
+    {
+        const std::pair<std::string, std::string> cases[] = {
+            { "", "not a JSON object" },
+            { "go", "not a JSON object" },
+            { R"({"spared": []})", "event: missing" },
+            { R"({"event": "finish"})", "event: expected 'go', got 'finish'" },
+            { R"({"event": "go", "spared": {}})", "spared: expected a list" },
+            { R"({"event": "go", "spared": [0]})", "spared[0]: expected an object" },
+            { R"({"event": "go", "spared": [{"device": 0}]})", "spared[0].reason: missing" },
+            { R"({"event": "go", "spared": [{"device": "0", "reason": ""}]})",
+              "spared[0].device: expected an integer" },
+        };
+        for (const auto& [line, expected] : cases)
+        {
+            CAPTURE(line);
+            const auto decoded = decode_go_ahead(line);
+            REQUIRE_FALSE(decoded);
+            CHECK(decoded.error().find(expected) != std::string::npos);
+        }
+    }
 }
