@@ -284,9 +284,15 @@ namespace envcheck::app
                                  bool even_if_busy, PendingSmoke& smoke)
           -> std::vector<model::CheckOutcome>
         {
-            const auto report =
-              proceed_sparing_busy(smoke, quick_on_every_gpu(), state.facts, even_if_busy);
-            if (report.availability != model::GpuAvailability::available)
+            const auto busy = state.facts && !even_if_busy
+                                ? busy_gpus(quick_on_every_gpu(), *state.facts)
+                                : std::map<int, std::string>{};
+            const auto report = smoke.proceed(busy);
+            // Every locked GPU busy: nothing was to be measured, whatever the probes could do.
+            const bool measures_any = std::any_of(
+              baselines.begin(), baselines.end(),
+              [&](const auto& baseline) { return !busy.contains(baseline.device_index); });
+            if (measures_any && report.availability != model::GpuAvailability::available)
             {
                 return { failed_perf(
                   "the lock records performance baselines, but no GPU could be probed: " +
@@ -296,11 +302,9 @@ namespace envcheck::app
             std::vector<model::CheckOutcome> outcomes;
             for (const auto& baseline : baselines)
             {
-                if (const auto busy = state.facts && !even_if_busy
-                                        ? checks::busy_reason(*state.facts, baseline.device_index)
-                                        : std::nullopt)
+                if (const auto reason = busy.find(baseline.device_index); reason != busy.end())
                 {
-                    auto spared = failed_perf(*busy);
+                    auto spared = failed_perf(reason->second);
                     spared.status = model::Status::skip;
                     spared.labels["gpu"] = std::to_string(baseline.device_index);
                     outcomes.push_back(std::move(spared));

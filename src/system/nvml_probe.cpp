@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <charconv>
 #include <fcntl.h>
 #include <limits>
+#include <string>
+#include <string_view>
 #include <unistd.h>
 #include <vector>
 
@@ -19,6 +22,45 @@ namespace envcheck::system
 {
     namespace
     {
+        // A process in exit (PF_EXITING in the flags of /proc/<pid>/stat) is leaving its GPU,
+        // not computing on it: such as the probe child of an envcheck run a moment ago, whose
+        // context the driver is still tearing down (fsio's ChildEnd::released). A process this
+        // /proc does not show (another PID namespace) counts as computing.
+        auto exiting(unsigned pid) -> bool
+        {
+            constexpr unsigned long pf_exiting = 0x4;
+            const auto stat = fsio::read_file("/proc/" + std::to_string(pid) + "/stat", 4096);
+            if (!stat)
+            {
+                return false;
+            }
+            const auto close = stat->rfind(')');
+            if (close == std::string::npos)
+            {
+                return false;
+            }
+            // After the command: state ppid pgrp session tty_nr tpgid flags ...
+            std::string_view rest = std::string_view(*stat).substr(close + 1);
+            for (int field = 0; field < 7; ++field)
+            {
+                const auto start = rest.find_first_not_of(' ');
+                if (start == std::string_view::npos)
+                {
+                    return false;
+                }
+                rest.remove_prefix(start);
+                const auto end = std::min(rest.find(' '), rest.size());
+                if (field == 6)
+                {
+                    unsigned long flags = 0;
+                    const auto parsed = std::from_chars(rest.data(), rest.data() + end, flags);
+                    return parsed.ec == std::errc{} && (flags & pf_exiting) != 0;
+                }
+                rest.remove_prefix(end);
+            }
+            return false;
+        }
+
         // nvml.h (NVML API 13), declared from the documented signatures.
         using Return = int; // nvmlReturn_t
         struct DeviceHandle;
@@ -406,8 +448,13 @@ namespace envcheck::system
                     {
                         for (std::size_t i = 0; i < std::min<std::size_t>(room, infos.size()); ++i)
                         {
+                            if (exiting(infos[i].pid))
+                            {
+                                continue;
+                            }
                             gpu.compute_process_ids.push_back(infos[i].pid);
                         }
+                        gpu.compute_processes = static_cast<int>(gpu.compute_process_ids.size());
                     }
                 }
             }

@@ -17,6 +17,7 @@ import pathlib
 import shutil
 import subprocess
 import sys
+import time
 
 import jsonschema
 import pytest
@@ -129,6 +130,25 @@ def test_probe_reports_the_facts_behind_the_gates():
     assert gpu["compute_process_ids"] == [4242, 4343]
     assert gpu["remapped_rows"]["failed"] is False
     assert report["kernel_log"]["source"] == "/dev/kmsg"
+
+
+def test_a_process_in_exit_does_not_hold_the_gpu():
+    # A zombie has passed through exit (PF_EXITING), like the probe child of an envcheck run a
+    # moment ago whose context the driver is still tearing down: not a user of the GPU. A live
+    # process (this one) is.
+    zombie = os.fork()
+    if zombie == 0:
+        os._exit(0)
+    try:
+        time.sleep(0.1)
+        for pid, busy in ((zombie, False), (os.getpid(), True)):
+            result = run("probe", "--format", "json", env=environment(f"busy-pid={pid}"))
+            assert result.returncode == 0, result.stderr
+            gpu = json.loads(result.stdout)["nvml"]["gpus"][0]
+            assert gpu["compute_process_ids"] == ([pid] if busy else [])
+            assert gpu["compute_processes"] == (1 if busy else 0)
+    finally:
+        os.waitpid(zombie, 0)
 
 
 def test_kernel_log_under_root(tmp_path):

@@ -27,6 +27,7 @@
  *   throttle-hw        clocks held down by hw_slowdown and hw_thermal_slowdown
  *   persistence-off    persistence mode off
  *   busy               two compute processes (pids 4242 and 4343) hold the GPU
+ *   busy-pid=N         a third compute process, pid N (busy too)
  */
 #ifndef ENVCHECK_TESTS_FAKE_DRIVER_H
 #define ENVCHECK_TESTS_FAKE_DRIVER_H

@@ -231,12 +231,13 @@ struct ProcessInfo
     unsigned compute_instance_id;
 };
 
-/* busy: two processes of others, pids 4242 and 4343. */
+/* busy: two processes of others, pids 4242 and 4343; busy-pid=N: and pid N. */
 int nvmlDeviceGetComputeRunningProcesses_v3(void* device, unsigned* count,
                                             struct ProcessInfo* infos)
 {
     (void)device;
-    const unsigned running = fake_has(FAKE, "busy") ? 2 : 0;
+    const long extra = fake_number(FAKE, "busy-pid", 0);
+    const unsigned running = (fake_has(FAKE, "busy") ? 2 : 0) + (extra > 0 ? 1 : 0);
     if (infos == NULL || *count < running)
     {
         const int enough = *count >= running;
@@ -246,7 +247,7 @@ int nvmlDeviceGetComputeRunningProcesses_v3(void* device, unsigned* count,
     for (unsigned i = 0; i < running; ++i)
     {
         memset(&infos[i], 0, sizeof infos[i]);
-        infos[i].pid = 4242 + 101 * i;
+        infos[i].pid = extra > 0 && i + 1 == running ? (unsigned)extra : 4242 + 101 * i;
         infos[i].used_gpu_memory = 1ull << 30;
     }
     *count = running;
