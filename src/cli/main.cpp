@@ -10,35 +10,11 @@
 #include "app/version.hpp"
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
-#include "cli/ports.hpp"
-#include "gpu/build_info.hpp"
-#include "util/strings.hpp"
+#include "host/ports.hpp"
+#include "report/version_text.hpp"
 
 namespace
 {
-    // The text of `envcheck --version`.
-    auto version_text() -> std::string
-    {
-        using namespace envcheck;
-        const auto build = gpu::build_info();
-        std::string text = "envcheck " + std::string(app::envcheck_version()) + "\n";
-        if (!build.cuda_enabled)
-        {
-            text += "CUDA runtime: none (built without CUDA; the GPU probes are not available)\n";
-            return text;
-        }
-        text +=
-          "CUDA runtime: " + (build.runtime ? build.runtime->to_string() : std::string("unknown")) +
-          " (linked statically)\n";
-        text += "GPU code: " + util::join(build.sass_architectures, " ");
-        if (!build.ptx_architectures.empty())
-        {
-            text += ", PTX " + util::join(build.ptx_architectures, " ");
-        }
-        text += "\n";
-        return text;
-    }
-
     auto run(int argc, char** argv) -> int
     {
         using namespace envcheck::cli;
@@ -85,10 +61,11 @@ namespace
         }
         if (show_version)
         {
-            std::cout << version_text();
+            std::cout << envcheck::report::render_version(envcheck::app::envcheck_version(),
+                                                          envcheck::host::embedded_runtime());
             return code(Exit::ok);
         }
-        RealPorts real(transfer);
+        envcheck::host::RealPorts real(transfer, envcheck::app::envcheck_version());
         const auto config =
           envcheck::app::load_config({ config_file, formatted_commands() }, real.ports());
         if (!config)
