@@ -97,8 +97,8 @@ TEST_CASE("run_export -o: written once, an existing file only with force, never 
     world.files.files[lock] = tests::read_test_file("locks/sample.lock.json");
     app::ExportRequest request;
     request.lock = lock;
+    const auto text = export_(world, request).exported.text; // what stdout would get
     request.output = "out.txt";
-    const auto text = export_(world, app::ExportRequest{ .lock = lock }).exported.text;
 
     SECTION("a new file")
     {

@@ -206,6 +206,7 @@ namespace
         CHECK(report::to_label_value(std::string(100, 'a')).size() == 63);
         CHECK(report::to_label_value(std::string(62, 'a') + "-b") == std::string(62, 'a'));
     }
+
     TEST_CASE("fleet_formats: each row renders what its function renders", "[report][fleet]")
     {
         report::NodeFeatures features;
