@@ -7,6 +7,7 @@
 #include "app/version.hpp"
 #include "formats/lock.hpp"
 #include "util/strings.hpp"
+#include "util/url_redaction.hpp"
 
 namespace envcheck::app
 {
@@ -108,6 +109,64 @@ namespace envcheck::app
         }
     }
 
+    namespace
+    {
+        auto export_text(const ExportRequest& request, Ports& ports) -> util::Result<ExportOutcome>
+        {
+            auto source =
+              request.lock.empty() ? from_prefix(request, ports) : from_lock(request, ports);
+            if (!source)
+            {
+                return util::unexpected(source.error());
+            }
+            if (source->unreadable)
+            {
+                return ExportOutcome{ {}, std::move(source->unreadable), {} };
+            }
+            formats::ExportOptions options;
+            options.envcheck_version = std::string(envcheck_version());
+            options.hash = request.hash;
+            options.name = request.name.empty() ? source->name : request.name;
+            options.platform = source->platform;
+            options.source = source->source;
+            options.pip_options = source->pip_options;
+            return ExportOutcome{ formats::render_export(source->packages, request.format, options),
+                                  std::nullopt, std::move(source->notes) };
+        }
+
+        // As lock does: a file that already holds the export is left alone; one that differs is
+        // replaced only with force; the input lock never.
+        auto write_output(const ExportRequest& request, std::string_view text, Files& files)
+          -> util::Result<void>
+        {
+            const std::string content = util::safe_output(text);
+            const util::SourceLocation where{ request.output, 0, 0 };
+            if (files.is_regular_file(request.output))
+            {
+                if (!request.lock.empty() && files.same_file(request.output, request.lock))
+                {
+                    return util::unexpected(util::make_error(
+                      util::ErrorKind::usage, "-o names the input lock: exporting would replace it",
+                      where, "write to another file"));
+                }
+                if (const auto existing = files.read_file(request.output);
+                    existing && *existing == content)
+                {
+                    return {};
+                }
+                if (!request.force)
+                {
+                    return util::unexpected(util::make_error(util::ErrorKind::usage,
+                                                             "exists and differs; not replaced",
+                                                             where, "pass --force to replace it"));
+                }
+            }
+            return files.write_atomic(request.output, content,
+                                      request.force ? Files::WriteMode::replace
+                                                    : Files::WriteMode::create_new);
+        }
+    }
+
     auto ExportOutcome::verdict() const -> Verdict
     {
         if (unreadable)
@@ -119,24 +178,15 @@ namespace envcheck::app
 
     auto run_export(const ExportRequest& request, Ports& ports) -> util::Result<ExportOutcome>
     {
-        auto source =
-          request.lock.empty() ? from_prefix(request, ports) : from_lock(request, ports);
-        if (!source)
+        auto outcome = export_text(request, ports);
+        if (!outcome || outcome->unreadable || request.output.empty() || request.output == "-")
         {
-            return util::unexpected(source.error());
+            return outcome;
         }
-        if (source->unreadable)
+        if (auto written = write_output(request, outcome->exported.text, ports.files); !written)
         {
-            return ExportOutcome{ {}, std::move(source->unreadable), {} };
+            return util::unexpected(written.error());
         }
-        formats::ExportOptions options;
-        options.envcheck_version = std::string(envcheck_version());
-        options.hash = request.hash;
-        options.name = request.name.empty() ? source->name : request.name;
-        options.platform = source->platform;
-        options.source = source->source;
-        options.pip_options = source->pip_options;
-        return ExportOutcome{ formats::render_export(source->packages, request.format, options),
-                              std::nullopt, std::move(source->notes) };
+        return outcome;
     }
 }

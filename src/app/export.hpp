@@ -33,6 +33,10 @@ namespace envcheck::app
         formats::ExportFormat format = formats::ExportFormat::explicit_;
         formats::ExportHash hash = formats::ExportHash::sha256;
         std::string name; // of an exported environment.yml; empty: the prefix's directory name
+        // Write the export to this file (atomically); empty or "-": the text is for stdout. It
+        // may not be the input lock; an existing file that differs is replaced only with force.
+        std::string output;
+        bool force = false;
     };
 
     struct ExportOutcome

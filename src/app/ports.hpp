@@ -2,7 +2,7 @@
 // and a Ports; everything it needs from outside the process (files, URLs, stdin, installed
 // environments, the machine, the GPU, Slurm, the network, the clock, the process environment)
 // comes through one of these interfaces. The adapters implement them for a real run
-// (src/cli/ports.cpp); tests/app implements them with fakes: an in-memory file map, canned
+// (src/host/ports.cpp); tests/app implements them with fakes: an in-memory file map, canned
 // machine facts and smoke reports, a fixed clock (ninja's DiskInterface and VirtualFileSystem).
 //
 // This header holds only interfaces and the value types they exchange; it includes pure modules

@@ -7,10 +7,8 @@
 
 #include "app/check.hpp"
 #include "cli/commands.hpp"
-#include "cli/exit_codes.hpp"
 #include "cli/options.hpp"
 #include "cli/output.hpp"
-#include "cli/report_formats.hpp"
 #include "report/check_json.hpp"
 #include "report/check_text.hpp"
 #include "report/html_report.hpp"
@@ -21,9 +19,9 @@ namespace envcheck::cli
     {
         struct CheckOptions
         {
-            HardwareGateOptions hardware;
+            app::HardwareGateOptions hardware;
             app::CheckRequest request;
-            ReportFormatChoice format;
+            FormatChoice format;
             bool verbose = false;
         };
 
@@ -36,21 +34,18 @@ namespace envcheck::cli
                 return report_error(applied.error());
             }
             options.request.config = config.config.check;
-            options.request.hardware = hardware_gate_policy(options.hardware, config.config.check);
+            options.request.hardware =
+              app::hardware_gate_policy(options.hardware, config.config.check);
             using Outcome = app::CheckOutcome;
-            const std::array<OwnFormat<Outcome>, 3> own{ {
+            const report::CheckTextOptions text{ options.verbose };
+            const std::array<Format<Outcome>, 3> own{ {
               { "text",
-                [&](const Outcome& outcome) {
-                    return report::render_check_text(outcome.check,
-                                                     report::CheckTextOptions{ options.verbose });
-                } },
-              { "json",
-                [](const Outcome& outcome) { return report::render_check_json(outcome.check); } },
-              { "html",
-                [](const Outcome& outcome) { return report::render_check_html(outcome.check); } },
+                [&](const Outcome& out) { return report::render_check_text(out.check, text); } },
+              { "json", [](const Outcome& out) { return report::render_check_json(out.check); } },
+              { "html", [](const Outcome& out) { return report::render_check_html(out.check); } },
             } };
-            return conclude_report<Outcome>(app::run_check(options.request, ports), own,
-                                            options.format, ports);
+            return conclude<Outcome>(app::run_check(options.request, ports), own, options.format,
+                                     ports);
         }
     }
 
@@ -70,15 +65,8 @@ namespace envcheck::cli
         app.add_option(
           "--lock", request.lock,
           "The lock to match: envcheck's, conda-lock.yml, pixi.lock or an @EXPLICIT file");
-        app.add_option("--environment", request.environment,
-                       "The pixi.lock environment (default: default)");
-        app.add_option("--category", request.categories,
-                       "conda-lock: read only this category (main, dev, an extra); repeat for "
-                       "more (default: every category, as conda-lock install does)");
-        app.add_option(
-          "--platform", request.platform,
-          "The platform of a multi-platform lock (default: this machine's, e.g. linux-64)");
-        add_python_option(app, request.python);
+        add_lock_part_options(app, request.platform, request.environment, request.categories,
+                              request.python);
         auto* deep = app.add_flag(
           "--deep", request.deep,
           "Also verify every installed file against its package's sha256 and size (conda "
@@ -105,7 +93,7 @@ namespace envcheck::cli
           ->allow_extra_args(false);
         app.add_option("-j,--jobs", request.jobs,
                        "Threads for reading and hashing (default: one per core)");
-        add_report_format_options(app, options->format, { "text", "json", "html" });
+        add_format_options(app, options->format, { { "text", "json", "html" }, true });
         app.add_flag("-v,--verbose", options->verbose, "List the packages that match too");
         return [options](app::Ports& ports, const app::LoadedConfig& config)
         { return run_check(*options, ports, config); };

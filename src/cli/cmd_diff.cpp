@@ -1,6 +1,7 @@
 // `envcheck diff OLD NEW` (app/diff.hpp): the semantic difference between two environment
 // files, or two locks. Exit 0 when they are equal, 1 when they differ (like diff(1)), 2 on
 // errors.
+#include <array>
 #include <memory>
 #include <string>
 
@@ -8,6 +9,7 @@
 
 #include "app/diff.hpp"
 #include "cli/commands.hpp"
+#include "cli/options.hpp"
 #include "cli/output.hpp"
 
 namespace envcheck::cli
@@ -17,17 +19,24 @@ namespace envcheck::cli
         struct DiffOptions
         {
             app::DiffRequest request;
-            report::DiffFormat format = report::DiffFormat::text;
-            std::string output;
+            FormatChoice format;
         };
 
         auto run_diff(const DiffOptions& options, app::Ports& ports) -> int
         {
-            return conclude(
-              app::run_diff(options.request, ports),
-              [&](const app::DiffOutcome& outcome)
-              { return report::render_diff(outcome.report, options.format); },
-              options.output, ports.files);
+            using Outcome = app::DiffOutcome;
+            const auto in = [](report::DiffFormat format)
+            {
+                return [format](const Outcome& outcome)
+                { return report::render_diff(outcome.report, format); };
+            };
+            const std::array<Format<Outcome>, 3> own{ {
+              { "text", in(report::DiffFormat::text) },
+              { "markdown", in(report::DiffFormat::markdown) },
+              { "json", in(report::DiffFormat::json) },
+            } };
+            return conclude<Outcome>(app::run_diff(options.request, ports), own, options.format,
+                                     ports);
         }
     }
 
@@ -41,25 +50,9 @@ namespace envcheck::cli
                       "The old environment file or lock ('-' and <(git show ...) work)")
           ->required();
         app.add_option("new", request.new_path, "The new environment file or lock")->required();
-        app
-          .add_option_function<std::string>(
-            "--format",
-            [options](const std::string& name) {
-                options->format =
-                  report::parse_diff_format(name).value_or(report::DiffFormat::text);
-            },
-            "Output: text (default), markdown (for a pull-request comment) or json")
-          ->check(CLI::IsMember({ "text", "markdown", "json" }));
-        app.add_option("-o,--output", options->output,
-                       "Write the report to this file instead of standard output");
-        app.add_option("--platform", request.platform,
-                       "Locks: the platform of a multi-platform lock (default: this machine's)");
-        add_python_option(app, request.python);
-        app.add_option("--environment", request.environment,
-                       "pixi.lock: the environment to compare (default: default)");
-        app.add_option("--category", request.categories,
-                       "conda-lock: read only this category (main, dev, an extra); repeat for "
-                       "more (default: every category, as conda-lock install does)");
+        add_format_options(app, options->format, { { "text", "markdown", "json" } });
+        add_lock_part_options(app, request.platform, request.environment, request.categories,
+                              request.python);
         return [options](app::Ports& ports, const app::LoadedConfig& /*config*/)
         { return run_diff(*options, ports); };
     }

@@ -11,10 +11,8 @@
 
 #include "app/doctor.hpp"
 #include "cli/commands.hpp"
-#include "cli/exit_codes.hpp"
 #include "cli/options.hpp"
 #include "cli/output.hpp"
-#include "cli/report_formats.hpp"
 #include "report/doctor_report.hpp"
 #include "report/html_report.hpp"
 
@@ -24,9 +22,9 @@ namespace envcheck::cli
     {
         struct DoctorOptions
         {
-            HardwareGateOptions hardware;
+            app::HardwareGateOptions hardware;
             app::DoctorRequest request;
-            ReportFormatChoice format;
+            FormatChoice format;
             bool list = false;
         };
 
@@ -54,22 +52,20 @@ namespace envcheck::cli
                 return report_error(applied.error());
             }
             options.request.skip = config.config.doctor.skip;
-            options.request.hardware = hardware_gate_policy(options.hardware, config.config.check);
+            options.request.hardware =
+              app::hardware_gate_policy(options.hardware, config.config.check);
             if (options.list)
             {
                 return list_checks();
             }
             using Outcome = app::DoctorOutcome;
-            const std::array<OwnFormat<Outcome>, 3> own{ {
-              { "text",
-                [](const Outcome& outcome) { return report::render_doctor_text(outcome.view); } },
-              { "json",
-                [](const Outcome& outcome) { return report::render_doctor_json(outcome.view); } },
-              { "html",
-                [](const Outcome& outcome) { return report::render_doctor_html(outcome.view); } },
+            const std::array<Format<Outcome>, 3> own{ {
+              { "text", [](const Outcome& out) { return report::render_doctor_text(out.view); } },
+              { "json", [](const Outcome& out) { return report::render_doctor_json(out.view); } },
+              { "html", [](const Outcome& out) { return report::render_doctor_html(out.view); } },
             } };
-            return conclude_report<Outcome>(app::run_doctor(options.request, ports), own,
-                                            options.format, ports);
+            return conclude<Outcome>(app::run_doctor(options.request, ports), own, options.format,
+                                     ports);
         }
     }
 
@@ -101,7 +97,7 @@ namespace envcheck::cli
         env->excludes(lock);
         app.add_option("--platform", request.platform,
                        "The platform to read from a multi-platform lock (default linux-64)");
-        add_report_format_options(app, options->format, { "text", "json", "html" });
+        add_format_options(app, options->format, { { "text", "json", "html" }, true });
         app
           .add_option("--timeout", request.timeout_seconds,
                       "Seconds NVML and cuInit may take before they count as hung (default 20)")

@@ -16,60 +16,9 @@ namespace envcheck::cli
 {
     namespace
     {
-        struct ExportOptions
+        auto export_and_report(const app::ExportRequest& request, app::Ports& ports) -> int
         {
-            app::ExportRequest request;
-            std::string output;
-            bool force = false;
-        };
-
-        // -o naming the input lock is refused (exit 2); an existing file with other content is
-        // replaced only with --force, as lock does. Returns -1 to go on writing, 0 when the file
-        // already holds `text`, else the exit code.
-        auto existing_output_verdict(const ExportOptions& options, const std::string& text,
-                                     app::Files& files) -> int
-        {
-            if (options.output.empty() || !files.is_regular_file(options.output))
-            {
-                return -1;
-            }
-            if (!options.request.lock.empty() &&
-                files.same_file(options.output, options.request.lock))
-            {
-                return report_error(util::make_error(
-                  util::ErrorKind::usage, "-o names the input lock: exporting would replace it",
-                  util::SourceLocation{ options.output, 0, 0 }, "write to another file"));
-            }
-            const auto existing = files.read_file(options.output);
-            if (existing && *existing == safe_output(text))
-            {
-                return code(Exit::ok);
-            }
-            if (options.force)
-            {
-                return -1;
-            }
-            return report_error(util::make_error(
-              util::ErrorKind::usage, "exists and differs; not replaced",
-              util::SourceLocation{ options.output, 0, 0 }, "pass --force to replace it"));
-        }
-
-        auto write_export(const ExportOptions& options, const std::string& text, app::Files& files)
-          -> int
-        {
-            const int verdict = existing_output_verdict(options, text, files);
-            if (verdict >= 0)
-            {
-                return verdict;
-            }
-            return emit(text, options.output, files,
-                        options.force ? app::Files::WriteMode::replace
-                                      : app::Files::WriteMode::create_new);
-        }
-
-        auto run_export(const ExportOptions& options, app::Ports& ports) -> int
-        {
-            const auto outcome = app::run_export(options.request, ports);
+            const auto outcome = app::run_export(request, ports);
             if (!outcome)
             {
                 return report_error(outcome.error());
@@ -80,10 +29,9 @@ namespace envcheck::cli
                   *outcome->unreadable, "not exported: records of the environment cannot be read",
                   "reinstall the packages named above, then export again");
             }
-            if (const int status = write_export(options, outcome->exported.text, ports.files);
-                status != code(Exit::ok))
+            if (request.output.empty() || request.output == "-")
             {
-                return status;
+                (void)emit(outcome->exported.text, "", ports.files); // stdout: cannot fail
             }
             for (const auto& note : outcome->notes)
             {
@@ -99,21 +47,15 @@ namespace envcheck::cli
 
     auto setup_export(CLI::App& app, TransferOptions& transfer) -> Run
     {
-        auto options = std::make_shared<ExportOptions>();
-        auto& request = options->request;
+        auto options = std::make_shared<app::ExportRequest>();
+        auto& request = *options;
         add_input_options(app, transfer);
         add_prefix_options(app, request.selection);
         app.add_option("--lock", request.lock,
                        "Export a lock (envcheck's, conda-lock.yml, pixi.lock, @EXPLICIT) instead "
                        "of an environment");
-        app.add_option("--environment", request.environment,
-                       "The pixi.lock environment (default: default)");
-        app.add_option("--category", request.categories,
-                       "conda-lock: read only this category (main, dev, an extra); repeat for "
-                       "more (default: every category, as conda-lock install does)");
-        app.add_option("--platform", request.platform,
-                       "The platform of a multi-platform lock (default: this machine's)");
-        add_python_option(app, request.python);
+        add_lock_part_options(app, request.platform, request.environment, request.categories,
+                              request.python);
         app.add_flag("--with-optional", request.with_optional,
                      "Also export the packages only extras, non-default groups (uv.lock, "
                      "pylock.toml) or other categories (conda-lock) reach");
@@ -143,10 +85,10 @@ namespace envcheck::cli
         app.add_option(
           "--env-name", request.name,
           "The name: of an exported environment.yml (default: the prefix's directory name)");
-        app.add_option("-o,--output", options->output,
+        app.add_option("-o,--output", request.output,
                        "Write to this file (atomically) instead of stdout");
-        app.add_flag("--force", options->force, "Replace an existing file that differs");
+        app.add_flag("--force", request.force, "Replace an existing file that differs");
         return [options](app::Ports& ports, const app::LoadedConfig& /*config*/)
-        { return run_export(*options, ports); };
+        { return export_and_report(*options, ports); };
     }
 }

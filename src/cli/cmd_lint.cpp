@@ -1,5 +1,6 @@
 // `envcheck lint FILE...` (app/lint.hpp): the CI gate for environment.yml files. Exit 0 when no
 // finding is an error, 1 when one is, 2 on bad usage or an unreadable file.
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
@@ -9,9 +10,7 @@
 #include "app/lint.hpp"
 #include "app/version.hpp"
 #include "cli/commands.hpp"
-#include "cli/exit_codes.hpp"
 #include "cli/output.hpp"
-#include "cli/report_formats.hpp"
 #include "report/lint_report.hpp"
 
 namespace envcheck::cli
@@ -21,7 +20,7 @@ namespace envcheck::cli
         struct LintOptions
         {
             app::LintRequest request;
-            ReportFormatChoice format;
+            FormatChoice format;
             bool list_rules = false;
         };
 
@@ -44,32 +43,16 @@ namespace envcheck::cli
                          "With --check-channels: answer from the cache alone, without the network");
         }
 
-        auto list_rules(const LintOptions& options, app::Files& files) -> int
+        auto list_rules(const FormatChoice& format, app::Files& files) -> int
         {
-            const auto format = report::parse_lint_format(options.format.name);
-            if (!format)
+            const auto parsed = report::parse_lint_format(format.name);
+            if (!parsed)
             {
-                return report_error(
-                  util::make_error(util::ErrorKind::usage,
-                                   "--list-rules prints text or json, not " + options.format.name));
+                return report_error(util::make_error(
+                  util::ErrorKind::usage, "--list-rules prints text or json, not " + format.name));
             }
-            return emit(report::render_rule_list(app::lint_rule_catalog(), *format),
-                        options.format.output, files);
-        }
-
-        auto render(const LintOptions& options, const app::LintOutcome& outcome, app::Ports& ports)
-          -> std::string
-        {
-            const auto format = report::parse_lint_format(options.format.name);
-            if (!format)
-            {
-                return render_fleet_report(options.format, outcome.fleet, ports);
-            }
-            if (*format == report::LintFormat::github)
-            {
-                append_github_job_summary(outcome.fleet.runs, ports);
-            }
-            return report::render_lint(outcome.report, *format, app::envcheck_version());
+            return emit(report::render_rule_list(app::lint_rule_catalog(), *parsed), format.output,
+                        files);
         }
 
         auto run_lint(LintOptions options, app::Ports& ports, const app::LoadedConfig& config)
@@ -84,20 +67,22 @@ namespace envcheck::cli
             options.request.config_file = config.config.file;
             if (options.list_rules)
             {
-                return list_rules(options, ports.files);
+                return list_rules(options.format, ports.files);
             }
-            const auto outcome = app::run_lint(options.request, ports);
-            if (!outcome)
+            using Outcome = app::LintOutcome;
+            const auto in = [](report::LintFormat format)
             {
-                return report_error(outcome.error());
-            }
-            if (const int status =
-                  emit(render(options, *outcome, ports), options.format.output, ports.files);
-                status != code(Exit::ok))
-            {
-                return status;
-            }
-            return report_exit(options.format, outcome->fleet, outcome->verdict());
+                return [format](const Outcome& outcome)
+                { return report::render_lint(outcome.report, format, app::envcheck_version()); };
+            };
+            const std::array<Format<Outcome>, 4> own{ {
+              { "text", in(report::LintFormat::text) },
+              { "json", in(report::LintFormat::json) },
+              { "sarif", in(report::LintFormat::sarif) },
+              { "github", in(report::LintFormat::github) },
+            } };
+            return conclude<Outcome>(app::run_lint(options.request, ports), own, options.format,
+                                     ports);
         }
     }
 
@@ -108,8 +93,7 @@ namespace envcheck::cli
         add_input_options(app, transfer);
         app.add_option("files", request.files,
                        "Environment files to lint ('-' reads standard input)");
-        add_report_format_options(app, options->format, { "text", "json", "sarif", "github" },
-                                  "Write the report to this file instead of standard output");
+        add_format_options(app, options->format, { { "text", "json", "sarif", "github" }, true });
         app.add_flag("--strict", request.strict, "Make repro.unpinned an error");
         auto* driver = app.add_option(
           "--target-driver", request.target_driver,

@@ -12,33 +12,12 @@
 #include "cli/exit_codes.hpp"
 #include "cli/options.hpp"
 #include "report/check_text.hpp"
+#include "report/lock_summary.hpp"
 
 namespace envcheck::cli
 {
     namespace
     {
-        auto describe(const model::Lock& lock) -> std::string
-        {
-            std::size_t conda = 0;
-            for (const auto& package : lock.packages)
-            {
-                conda += package.manager == model::Manager::conda ? 1 : 0;
-            }
-            std::string text = std::to_string(lock.packages.size()) + " packages (" +
-                               std::to_string(conda) + " conda, " +
-                               std::to_string(lock.packages.size() - conda) + " pip)";
-            text += ", platform " + lock.machine.platform.value_or("unknown");
-            text += ", driver " + lock.machine.driver_version.value_or("unknown");
-            if (lock.machine.gpus)
-            {
-                text += ", " + std::to_string(lock.machine.gpus->size()) + " GPU(s)";
-            }
-            text += lock.performance
-                      ? ", " + std::to_string(lock.performance->size()) + " performance baseline(s)"
-                      : ", no performance baselines";
-            return text;
-        }
-
         // What lock did, or why it refused: on stdout when the lock is in place, else stderr.
         auto report_lock(const app::LockOutcome& outcome) -> int
         {
@@ -46,8 +25,8 @@ namespace envcheck::cli
             switch (outcome.status)
             {
                 case app::LockStatus::written:
-                    std::cout << "envcheck: wrote " << path << ": " << describe(outcome.lock)
-                              << '\n';
+                    std::cout << "envcheck: wrote " << path << ": "
+                              << report::describe_lock(outcome.lock) << '\n';
                     if (!outcome.performance_not_recorded.empty())
                     {
                         std::cout << "  performance not recorded: "
@@ -56,7 +35,7 @@ namespace envcheck::cli
                     break;
                 case app::LockStatus::up_to_date:
                     std::cout << "envcheck: " << path << " is up to date ("
-                              << describe(outcome.lock) << ")\n";
+                              << report::describe_lock(outcome.lock) << ")\n";
                     break;
                 case app::LockStatus::unreadable_records:
                     return report_unreadable_records(

@@ -1,6 +1,7 @@
 // envcheck probe (app/probe.hpp): facts about this machine (or a root directory), as text or
 // JSON (schemas/probe.schema.json). Exit 0 when the report was written (whatever it says); 2 on
 // bad usage (--root is not a directory) or when the report could not be written.
+#include <array>
 #include <memory>
 #include <string>
 
@@ -20,20 +21,18 @@ namespace envcheck::cli
         struct ProbeOptions
         {
             app::ProbeRequest request;
-            std::string format = "text";
-            std::string output;
+            FormatChoice format;
         };
 
         auto run_probe(const ProbeOptions& options, app::Ports& ports) -> int
         {
-            return conclude(
-              app::run_probe(options.request, ports),
-              [&](const app::ProbeOutcome& outcome)
-              {
-                  return options.format == "json" ? report::render_probe_json(outcome.facts)
-                                                  : report::render_probe_text(outcome.facts);
-              },
-              options.output, ports.files);
+            using Outcome = app::ProbeOutcome;
+            const std::array<Format<Outcome>, 2> own{ {
+              { "text", [](const Outcome& out) { return report::render_probe_text(out.facts); } },
+              { "json", [](const Outcome& out) { return report::render_probe_json(out.facts); } },
+            } };
+            return conclude<Outcome>(app::run_probe(options.request, ports), own, options.format,
+                                     ports);
         }
     }
 
@@ -46,11 +45,7 @@ namespace envcheck::cli
     {
         auto options = std::make_shared<ProbeOptions>();
         add_root_option(app, options->request.root);
-        app.add_option("--format", options->format, "Report format: text or json")
-          ->transform(CLI::IsMember({ "text", "json" }, CLI::ignore_case))
-          ->option_text("text|json");
-        app.add_option("-o,--output", options->output,
-                       "Write the report to this file (atomically) instead of stdout");
+        add_format_options(app, options->format, { { "text", "json" } });
         app
           .add_option("--timeout", options->request.timeout_seconds,
                       "Seconds NVML and the CUDA driver may take before the probe gives up on them "

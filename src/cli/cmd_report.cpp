@@ -3,6 +3,7 @@
 // (schemas/bug-report.schema.json). Exit 0 when the report was written, whatever it says; 2 when
 // a --prefix, -n or --lock given cannot be read, --root is not a directory, or the report could
 // not be written.
+#include <array>
 #include <memory>
 #include <string>
 
@@ -21,23 +22,22 @@ namespace envcheck::cli
         struct ReportOptions
         {
             app::ReportRequest request;
-            std::string format = "markdown";
-            std::string output;
+            FormatChoice format;
         };
 
         auto run_report(ReportOptions options, app::Ports& ports, const app::LoadedConfig& config)
           -> int
         {
             options.request.skip = config.config.doctor.skip;
-            return conclude(
-              app::run_report(options.request, ports),
-              [&](const app::ReportOutcome& outcome)
-              {
-                  return options.format == "json"
-                           ? report::render_bug_report_json(outcome.view)
-                           : report::render_bug_report_markdown(outcome.view);
-              },
-              options.output, ports.files);
+            using Outcome = app::ReportOutcome;
+            const std::array<Format<Outcome>, 2> own{ {
+              { "markdown",
+                [](const Outcome& out) { return report::render_bug_report_markdown(out.view); } },
+              { "json",
+                [](const Outcome& out) { return report::render_bug_report_json(out.view); } },
+            } };
+            return conclude<Outcome>(app::run_report(options.request, ports), own, options.format,
+                                     ports);
         }
     }
 
@@ -52,11 +52,7 @@ namespace envcheck::cli
           .add_option("--lock", request.lock_file,
                       "A lock whose performance baselines are the report's smoke figures")
           ->option_text("FILE");
-        app.add_option("--format", options->format, "Report format: markdown or json")
-          ->transform(CLI::IsMember({ "markdown", "json" }, CLI::ignore_case))
-          ->option_text("markdown|json");
-        app.add_option("-o,--output", options->output,
-                       "Write the report to this file (atomically) instead of stdout");
+        add_format_options(app, options->format, { { "markdown", "json" } });
         app
           .add_option("--timeout", request.timeout_seconds,
                       "Seconds NVML and cuInit may take before they count as hung (default 20)")

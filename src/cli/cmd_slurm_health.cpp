@@ -15,10 +15,8 @@
 
 #include "app/slurm_health.hpp"
 #include "cli/commands.hpp"
-#include "cli/exit_codes.hpp"
 #include "cli/options.hpp"
 #include "cli/output.hpp"
-#include "cli/report_formats.hpp"
 #include "report/slurm_health_report.hpp"
 
 namespace envcheck::cli
@@ -27,9 +25,9 @@ namespace envcheck::cli
     {
         struct SlurmHealthOptions
         {
-            HardwareGateOptions hardware;
+            app::HardwareGateOptions hardware;
             app::SlurmHealthRequest request;
-            ReportFormatChoice format;
+            FormatChoice format;
         };
 
         auto run_slurm_health(SlurmHealthOptions options, app::Ports& ports,
@@ -41,13 +39,14 @@ namespace envcheck::cli
             {
                 return report_error(applied.error());
             }
-            options.request.hardware = hardware_gate_policy(options.hardware, config.config.check);
+            options.request.hardware =
+              app::hardware_gate_policy(options.hardware, config.config.check);
             using Outcome = app::SlurmHealthOutcome;
-            const std::array<OwnFormat<Outcome>, 2> own{ {
-              { "text", [](const Outcome& outcome)
-                { return report::render_slurm_health_text(outcome.view); } },
-              { "json", [](const Outcome& outcome)
-                { return report::render_slurm_health_json(outcome.view); } },
+            const std::array<Format<Outcome>, 2> own{ {
+              { "text",
+                [](const Outcome& out) { return report::render_slurm_health_text(out.view); } },
+              { "json",
+                [](const Outcome& out) { return report::render_slurm_health_json(out.view); } },
             } };
             // The probe children inherit this process's environment: the hook's own
             // CUDA_VISIBLE_DEVICES is the job's, not the node's (app/slurm_health.cpp).
@@ -57,9 +56,8 @@ namespace envcheck::cli
             {
                 return report_error(outcome.error());
             }
-            if (const int status =
-                  emit(render_report<Outcome>(own, options.format, *outcome, ports),
-                       options.format.output, ports.files);
+            if (const int status = emit(render<Outcome>(own, options.format, *outcome, ports),
+                                        options.format.output, ports.files);
                 status != code(Exit::ok))
             {
                 return status;
@@ -72,7 +70,7 @@ namespace envcheck::cli
                                                                                : std::cout)
                   << report::render_slurm_health_text(outcome->view);
             }
-            return report_exit(options.format, outcome->fleet, outcome->verdict());
+            return exit_code(options.format, *outcome);
         }
     }
 
@@ -111,9 +109,11 @@ namespace envcheck::cli
                       "Seconds the whole run may take, driver probe and scontrol included "
                       "(default 40; slurmd kills a health check after 60)")
           ->check(CLI::Range(5.0, 3600.0));
-        add_report_format_options(app, options->format, { "text", "json" },
-                                  "Write the report to this file (atomically); the action lines "
-                                  "still go to stdout");
+        add_format_options(app, options->format,
+                           { { "text", "json" },
+                             true,
+                             "Write the report to this file (atomically); the action lines still "
+                             "go to stdout" });
         return [options](app::Ports& ports, const app::LoadedConfig& config)
         { return run_slurm_health(*options, ports, config); };
     }

@@ -13,9 +13,7 @@
 
 #include "app/smoke.hpp"
 #include "cli/commands.hpp"
-#include "cli/exit_codes.hpp"
 #include "cli/output.hpp"
-#include "cli/report_formats.hpp"
 #include "report/html_report.hpp"
 #include "report/smoke_json.hpp"
 #include "report/smoke_text.hpp"
@@ -28,7 +26,7 @@ namespace envcheck::cli
         {
             app::SmokeRequest request;
             bool quick = false; // the default; the flag documents the choice
-            ReportFormatChoice format;
+            FormatChoice format;
             bool list = false;
         };
 
@@ -68,20 +66,15 @@ namespace envcheck::cli
                 return list_probes(ports.smoke);
             }
             using Outcome = app::SmokeOutcome;
-            const std::array<OwnFormat<Outcome>, 3> own{ {
+            const report::SmokeTextOptions text{ options.request.full };
+            const std::array<Format<Outcome>, 3> own{ {
               { "text",
-                [&](const Outcome& outcome)
-                {
-                    return report::render_smoke_text(
-                      outcome.report, report::SmokeTextOptions{ options.request.full });
-                } },
-              { "json",
-                [](const Outcome& outcome) { return report::render_smoke_json(outcome.report); } },
-              { "html",
-                [](const Outcome& outcome) { return report::render_smoke_html(outcome.report); } },
+                [&](const Outcome& out) { return report::render_smoke_text(out.report, text); } },
+              { "json", [](const Outcome& out) { return report::render_smoke_json(out.report); } },
+              { "html", [](const Outcome& out) { return report::render_smoke_html(out.report); } },
             } };
-            return conclude_report<Outcome>(app::run_smoke(options.request, ports), own,
-                                            options.format, ports);
+            return conclude<Outcome>(app::run_smoke(options.request, ports), own, options.format,
+                                     ports);
         }
     }
 
@@ -102,7 +95,7 @@ namespace envcheck::cli
         auto* full =
           app.add_flag("--full", request.full, "Size sweeps and more repeats, under 10 s");
         full->excludes(quick);
-        add_report_format_options(app, options->format, { "text", "json", "html" });
+        add_format_options(app, options->format, { { "text", "json", "html" }, true });
         app
           .add_option("--timeout", request.timeout_seconds,
                       "Seconds a step (loading the driver, cuInit, opening a device, each probe) "

@@ -10,92 +10,77 @@
 #include "app/version.hpp"
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
-#include "cli/ports.hpp"
-#include "gpu/build_info.hpp"
-#include "util/strings.hpp"
+#include "host/ports.hpp"
+#include "report/version_text.hpp"
 
 namespace
 {
-    // The text of `envcheck --version`.
-    auto version_text() -> std::string
+    using namespace envcheck::cli;
+
+    // The command line: the global options, one subcommand per row of the command table, and
+    // what they fill. One command runs per process: the transfer options are its.
+    struct CommandLine
     {
-        using namespace envcheck;
-        const auto build = gpu::build_info();
-        std::string text = "envcheck " + std::string(app::envcheck_version()) + "\n";
-        if (!build.cuda_enabled)
+        CLI::App app{ "envcheck: reproducible, verifiable GPU Python environments.\n"
+                      "With no command: check ./environment.yml and the lock beside it against\n"
+                      "the activated environment ($VIRTUAL_ENV, else $CONDA_PREFIX) and this "
+                      "machine;\nwithout an environment file, report the machine.",
+                      "envcheck" };
+        bool show_version = false;
+        std::string config_file;
+        TransferOptions transfer;
+        std::map<const CLI::App*, Run> runners;
+
+        CommandLine()
         {
-            text += "CUDA runtime: none (built without CUDA; the GPU probes are not available)\n";
-            return text;
+            app.set_help_all_flag("--help-all", "Print help for every command");
+            app.add_flag("--version", show_version,
+                         "Print the version, the CUDA runtime and the GPU architectures built in");
+            app.fallthrough(false);
+            // Before or after the command: `envcheck --config F lint`, `envcheck lint --config F`.
+            const std::string config_help =
+              "The configuration file (.envcheck.toml, or a pyproject.toml with [tool.envcheck]); "
+              "default $ENVCHECK_CONFIG, else the first found from here upward";
+            app.add_option("--config", config_file, config_help)->option_text("FILE");
+            for (const auto& command : commands())
+            {
+                CLI::App* sub =
+                  app.add_subcommand(std::string(command.name), std::string(command.description));
+                runners[sub] = command.setup(*sub, transfer);
+                sub->add_option("--config", config_file, config_help)->option_text("FILE");
+            }
+            app.require_subcommand(0, 1);
         }
-        text +=
-          "CUDA runtime: " + (build.runtime ? build.runtime->to_string() : std::string("unknown")) +
-          " (linked statically)\n";
-        text += "GPU code: " + util::join(build.sass_architectures, " ");
-        if (!build.ptx_architectures.empty())
-        {
-            text += ", PTX " + util::join(build.ptx_architectures, " ");
-        }
-        text += "\n";
-        return text;
-    }
+    };
 
     auto run(int argc, char** argv) -> int
     {
-        using namespace envcheck::cli;
-        CLI::App app{
-            "envcheck: reproducible, verifiable GPU Python environments.\n"
-            "With no command: check ./environment.yml and the lock beside it against\n"
-            "the activated environment ($VIRTUAL_ENV, else $CONDA_PREFIX) and this machine;\n"
-            "without an environment file, report the machine.",
-            "envcheck"
-        };
-        app.set_help_all_flag("--help-all", "Print help for every command");
-        bool show_version = false;
-        app.add_flag("--version", show_version,
-                     "Print the version, the CUDA runtime and the GPU architectures built in");
-        app.fallthrough(false);
-
-        // Before or after the command: `envcheck --config F lint` and `envcheck lint --config F`.
-        std::string config_file;
-        const std::string config_help =
-          "The configuration file (.envcheck.toml, or a pyproject.toml with [tool.envcheck]); "
-          "default $ENVCHECK_CONFIG, else the first found from here upward";
-        app.add_option("--config", config_file, config_help)->option_text("FILE");
-
-        TransferOptions transfer; // one command runs per process: the options are its
-        std::map<const CLI::App*, Run> runners;
-        for (const auto& command : commands())
-        {
-            CLI::App* sub =
-              app.add_subcommand(std::string(command.name), std::string(command.description));
-            runners[sub] = command.setup(*sub, transfer);
-            sub->add_option("--config", config_file, config_help)->option_text("FILE");
-        }
-        app.require_subcommand(0, 1);
-
+        namespace app = envcheck::app;
+        CommandLine line;
         try
         {
-            app.parse(argc, argv);
+            line.app.parse(argc, argv);
         }
         catch (const CLI::ParseError& error)
         {
             // Help and version requests exit 0; every other parse error is bad usage.
-            const int status = app.exit(error);
+            const int status = line.app.exit(error);
             return status == 0 ? code(Exit::ok) : code(Exit::usage);
         }
-        if (show_version)
+        if (line.show_version)
         {
-            std::cout << version_text();
+            std::cout << envcheck::report::render_version(app::envcheck_version(),
+                                                          envcheck::host::embedded_runtime());
             return code(Exit::ok);
         }
-        RealPorts real(transfer);
+        envcheck::host::RealPorts real(line.transfer, app::envcheck_version());
         const auto config =
-          envcheck::app::load_config({ config_file, formatted_commands() }, real.ports());
+          app::load_config({ line.config_file, formatted_commands() }, real.ports());
         if (!config)
         {
             return report_error(config.error());
         }
-        for (const auto& [sub, runner] : runners)
+        for (const auto& [sub, runner] : line.runners)
         {
             if (sub->parsed())
             {

@@ -28,8 +28,17 @@ namespace envcheck::cli
           ->check(CLI::PositiveNumber);
     }
 
-    void add_python_option(CLI::App& app, std::string& python)
+    void add_lock_part_options(CLI::App& app, std::string& platform, std::string& environment,
+                               std::vector<std::string>& categories, std::string& python)
     {
+        app.add_option("--platform", platform,
+                       "The platform of a multi-platform lock (default: this machine's, e.g. "
+                       "linux-64)");
+        app.add_option("--environment", environment,
+                       "The pixi.lock environment (default: default)");
+        app.add_option("--category", categories,
+                       "conda-lock: read only this category (main, dev, an extra); repeat for "
+                       "more (default: every category, as conda-lock install does)");
         app
           .add_option("--python", python,
                       "Without an installed environment: the python whose markers select a "
@@ -65,7 +74,7 @@ namespace envcheck::cli
           ->option_text("DIR");
     }
 
-    void add_hardware_gate_options(CLI::App& app, HardwareGateOptions& options)
+    void add_hardware_gate_options(CLI::App& app, app::HardwareGateOptions& options)
     {
         app
           .add_option_function<std::string>(
@@ -89,30 +98,5 @@ namespace envcheck::cli
             "precedence)")
           ->check(CLI::Range(0, 1 << 20))
           ->option_text("N");
-    }
-
-    auto hardware_gate_policy(const HardwareGateOptions& options,
-                              const config::CheckConfig& configured) -> checks::HardwareGatePolicy
-    {
-        checks::HardwareGatePolicy policy;
-        if (options.fatal_xids)
-        {
-            policy.fatal_xids = *options.fatal_xids;
-        }
-        else if (configured.fatal_xids)
-        {
-            policy.fatal_xids = configured.fatal_xids->value;
-        }
-        if (options.expected_gpu_count)
-        {
-            policy.expected_gpu_count = options.expected_gpu_count;
-        }
-        else if (configured.gpu_count)
-        {
-            policy.expected_gpu_count = configured.gpu_count->value;
-            policy.expected_gpu_count_from =
-              "check.gpu-count in " + configured.gpu_count->source.to_string();
-        }
-        return policy;
     }
 }

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "app/hardware_gates.hpp"
 #include "app/ports.hpp"
-#include "checks/doctor.hpp"
-#include "config/config.hpp"
+#include "host/ports.hpp"
 
 namespace CLI
 {
@@ -20,34 +20,19 @@ namespace CLI
 
 namespace envcheck::cli
 {
-    struct TransferOptions
-    {
-        double connect_timeout_seconds = 10.0;
-        double download_timeout_seconds = 300.0;
-        double max_download_mib = 1024.0;
-        std::string ca_bundle;
-    };
+    using TransferOptions = host::TransferOptions;
 
     void add_input_options(CLI::App& app, TransferOptions& options);
     void add_prefix_options(CLI::App& app, app::PrefixSelection& selection);
 
-    // --python X.Y[.Z]: the python a uv.lock or pylock.toml is read for without an installed
-    // environment (app/marker_python.hpp).
-    void add_python_option(CLI::App& app, std::string& python);
+    // Which part of a lock is read: --platform, --environment (pixi.lock), --category
+    // (conda-lock) and --python X.Y[.Z] (uv.lock, pylock.toml without an installed environment:
+    // app/marker_python.hpp).
+    void add_lock_part_options(CLI::App& app, std::string& platform, std::string& environment,
+                               std::vector<std::string>& categories, std::string& python);
     void add_root_option(CLI::App& app, std::string& root);
-    // --fatal-xids LIST and --expect-gpus N: the hardware gates' policy (doctor, check,
-    // slurm-health), as the command line gives it.
-    struct HardwareGateOptions
-    {
-        std::optional<std::vector<int>> fatal_xids;
-        std::optional<int> expected_gpu_count;
-    };
-    void add_hardware_gate_options(CLI::App& app, HardwareGateOptions& options);
-    // The policy the gates run with: the command line's values, else the configuration's
-    // [check] fatal-xids and gpu-count, else the defaults.
-    [[nodiscard]] auto hardware_gate_policy(const HardwareGateOptions& options,
-                                            const config::CheckConfig& configured)
-      -> checks::HardwareGatePolicy;
+    // --fatal-xids LIST and --expect-gpus N (doctor, check, slurm-health).
+    void add_hardware_gate_options(CLI::App& app, app::HardwareGateOptions& options);
 }
 
 #endif

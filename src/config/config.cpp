@@ -449,6 +449,29 @@ namespace envcheck::config
         return nullptr;
     }
 
+    auto configured_format(const Config& config, std::string_view command,
+                           const std::vector<std::string>& allowed)
+      -> util::Result<std::optional<std::string>>
+    {
+        const auto* configured = config.format_for(command);
+        if (configured == nullptr)
+        {
+            return std::optional<std::string>{};
+        }
+        if (std::find(allowed.begin(), allowed.end(), configured->value) == allowed.end())
+        {
+            const auto& where = configured->source;
+            const std::string name(command);
+            return util::unexpected(util::make_error(
+              util::ErrorKind::usage,
+              "the configured format \"" + configured->value + "\" is not one of " + name + "'s",
+              util::SourceLocation{ where.file, where.line, where.column },
+              name + " writes " + util::join(allowed, ", ") + "; set [format] " + name +
+                " = \"...\" for it alone"));
+        }
+        return std::optional(configured->value);
+    }
+
     auto parse_config(std::string_view text, std::string_view file_name, const KnownIds& known)
       -> util::Result<Config>
     {

@@ -92,6 +92,12 @@ namespace envcheck::config
           -> const Setting<std::string>*;
     };
 
+    // The format the configuration sets for `command` (format_for), which must be one of the
+    // command's `allowed` formats (ErrorKind::usage at its line); nullopt when none is set.
+    [[nodiscard]] auto configured_format(const Config& config, std::string_view command,
+                                         const std::vector<std::string>& allowed)
+      -> util::Result<std::optional<std::string>>;
+
     // The ids a configuration may name: an unknown one is an error.
     struct KnownIds
     {

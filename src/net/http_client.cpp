@@ -1,6 +1,7 @@
 #include "net/http_client.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <filesystem>
 #include <mutex>
@@ -186,61 +187,42 @@ namespace envcheck::net
 
     auto reason_phrase(long status) -> std::string_view
     {
-        switch (status)
+        struct Reason
         {
-            case 200:
-                return "OK";
-            case 203:
-                return "Non-Authoritative Information";
-            case 204:
-                return "No Content";
-            case 206:
-                return "Partial Content";
-            case 301:
-                return "Moved Permanently";
-            case 302:
-                return "Found";
-            case 303:
-                return "See Other";
-            case 304:
-                return "Not Modified";
-            case 307:
-                return "Temporary Redirect";
-            case 308:
-                return "Permanent Redirect";
-            case 400:
-                return "Bad Request";
-            case 401:
-                return "Unauthorized";
-            case 403:
-                return "Forbidden";
-            case 404:
-                return "Not Found";
-            case 405:
-                return "Method Not Allowed";
-            case 406:
-                return "Not Acceptable";
-            case 407:
-                return "Proxy Authentication Required";
-            case 408:
-                return "Request Timeout";
-            case 410:
-                return "Gone";
-            case 429:
-                return "Too Many Requests";
-            case 500:
-                return "Internal Server Error";
-            case 501:
-                return "Not Implemented";
-            case 502:
-                return "Bad Gateway";
-            case 503:
-                return "Service Unavailable";
-            case 504:
-                return "Gateway Timeout";
-            default:
-                return {};
-        }
+            long status;
+            std::string_view phrase;
+        };
+        static constexpr std::array<Reason, 25> reasons{ {
+          { 200, "OK" },
+          { 203, "Non-Authoritative Information" },
+          { 204, "No Content" },
+          { 206, "Partial Content" },
+          { 301, "Moved Permanently" },
+          { 302, "Found" },
+          { 303, "See Other" },
+          { 304, "Not Modified" },
+          { 307, "Temporary Redirect" },
+          { 308, "Permanent Redirect" },
+          { 400, "Bad Request" },
+          { 401, "Unauthorized" },
+          { 403, "Forbidden" },
+          { 404, "Not Found" },
+          { 405, "Method Not Allowed" },
+          { 406, "Not Acceptable" },
+          { 407, "Proxy Authentication Required" },
+          { 408, "Request Timeout" },
+          { 410, "Gone" },
+          { 429, "Too Many Requests" },
+          { 500, "Internal Server Error" },
+          { 501, "Not Implemented" },
+          { 502, "Bad Gateway" },
+          { 503, "Service Unavailable" },
+          { 504, "Gateway Timeout" },
+        } };
+        const auto* found =
+          std::find_if(reasons.begin(), reasons.end(),
+                       [status](const Reason& row) { return row.status == status; });
+        return found == reasons.end() ? std::string_view{} : found->phrase;
     }
 
     auto describe_duration(std::chrono::milliseconds duration) -> std::string

@@ -683,4 +683,41 @@ namespace envcheck::report
         }
         return cut(one_line(util::redact_urls(line, util::redaction_marker)), max_length) + "\n";
     }
+    auto fleet_formats() -> std::span<const FleetFormat>
+    {
+        using Runs = std::vector<model::CheckRun>;
+        static constexpr std::array<FleetFormat, 6> table{ {
+          { "junit", "",
+            [](const Runs& runs, const NodeFeatures&, const FleetFormatOptions&)
+            { return render_junit(runs); } },
+          { "prometheus", "node_exporter textfile",
+            [](const Runs& runs, const NodeFeatures&, const FleetFormatOptions&)
+            { return render_prometheus(runs); } },
+          { "nfd", "Node Feature Discovery",
+            [](const Runs& runs, const NodeFeatures& features, const FleetFormatOptions& options)
+            {
+                return render_nfd(
+                  runs, features,
+                  NfdOptions{ "envcheck.io", options.now_unix_seconds, options.expiry_seconds });
+            } },
+          { "markdown", "",
+            [](const Runs& runs, const NodeFeatures&, const FleetFormatOptions&)
+            { return render_markdown(runs); } },
+          { "github", "",
+            [](const Runs& runs, const NodeFeatures&, const FleetFormatOptions&)
+            { return render_github_annotations(runs); } },
+          { "npd", "Node Problem Detector custom plugin",
+            [](const Runs& runs, const NodeFeatures&, const FleetFormatOptions& options)
+            { return render_npd(runs, options.npd_max_length); } },
+        } };
+        return table;
+    }
+
+    auto find_fleet_format(std::string_view name) -> const FleetFormat*
+    {
+        const auto all = fleet_formats();
+        const auto found = std::find_if(all.begin(), all.end(),
+                                        [&](const FleetFormat& row) { return row.name == name; });
+        return found == all.end() ? nullptr : &*found;
+    }
 }

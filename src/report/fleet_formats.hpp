@@ -13,7 +13,9 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/check_result.hpp"
@@ -76,6 +78,28 @@ namespace envcheck::report
     // spaces.
     [[nodiscard]] auto render_npd(const std::vector<model::CheckRun>& runs,
                                   std::size_t max_length = npd_default_max_length) -> std::string;
+
+    // The fleet formats as a registry: a command picks one by name (--format) and renders its
+    // runs and features with it. What is not a run (the time, the limits) comes as options.
+    struct FleetFormatOptions
+    {
+        std::int64_t now_unix_seconds = 0;                   // nfd
+        std::int64_t expiry_seconds = 3600;                  // nfd
+        std::size_t npd_max_length = npd_default_max_length; // npd
+    };
+
+    struct FleetFormat
+    {
+        std::string_view name;
+        std::string_view description; // what it is for (--help); empty when the name says it
+        std::string (*render)(const std::vector<model::CheckRun>& runs,
+                              const NodeFeatures& features, const FleetFormatOptions& options);
+    };
+
+    // junit, prometheus, nfd, markdown, github, npd: in the order --help lists them.
+    [[nodiscard]] auto fleet_formats() -> std::span<const FleetFormat>;
+    // The row named `name`; nullptr when there is none.
+    [[nodiscard]] auto find_fleet_format(std::string_view name) -> const FleetFormat*;
 
     // A Kubernetes label value: at most 63 characters of [A-Za-z0-9-_.], starting and ending
     // alphanumeric; other characters become '-'. Empty when nothing valid is left.

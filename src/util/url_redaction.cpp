@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "util/control_chars.hpp"
+
 namespace envcheck::util
 {
     namespace
@@ -138,5 +140,10 @@ namespace envcheck::util
         }
         out.append(text.substr(copied));
         return out;
+    }
+
+    auto safe_output(std::string_view raw) -> std::string
+    {
+        return escape_control_characters(redact_urls(raw));
     }
 }

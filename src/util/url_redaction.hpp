@@ -22,6 +22,11 @@ namespace envcheck::util
     // messages, rendered reports, environment variables.
     [[nodiscard]] auto redact_urls(std::string_view text, std::string_view marker = {})
       -> std::string;
+
+    // What envcheck writes (a report, an exported file) for `raw`: URLs without credentials,
+    // control characters escaped (util/control_chars.hpp), so that package metadata can neither
+    // leak a token nor send a terminal commands.
+    [[nodiscard]] auto safe_output(std::string_view raw) -> std::string;
 }
 
 #endif

@@ -88,3 +88,54 @@ TEST_CASE("run_export an installed environment", "[app][export]")
         CHECK(outcome.verdict() == app::Verdict::usage);
     }
 }
+
+TEST_CASE("run_export -o: written once, an existing file only with force, never the input lock",
+          "[app][export]")
+{
+    FakeWorld world;
+    const std::string lock = "tests/data/locks/sample.lock.json";
+    world.files.files[lock] = tests::read_test_file("locks/sample.lock.json");
+    app::ExportRequest request;
+    request.lock = lock;
+    const auto text = export_(world, request).exported.text; // what stdout would get
+    request.output = "out.txt";
+
+    SECTION("a new file")
+    {
+        export_(world, request);
+        CHECK(world.files.written == std::vector<std::string>{ "out.txt" });
+        CHECK(world.files.files.at("out.txt") == text);
+    }
+    SECTION("a file that holds the export already is left alone")
+    {
+        world.files.files["out.txt"] = text;
+        export_(world, request);
+        CHECK(world.files.written.empty());
+    }
+    SECTION("a file that differs: refused, or replaced with force")
+    {
+        world.files.files["out.txt"] = "other";
+        const auto refused = app::run_export(request, world.ports);
+        REQUIRE_FALSE(refused.has_value());
+        CHECK(refused.error().to_string() == "out.txt: exists and differs; not replaced");
+        CHECK(refused.error().hint == "pass --force to replace it");
+        request.force = true;
+        export_(world, request);
+        CHECK(world.files.files.at("out.txt") == text);
+    }
+    SECTION("the input lock, even with force")
+    {
+        request.output = lock;
+        request.force = true;
+        const auto refused = app::run_export(request, world.ports);
+        REQUIRE_FALSE(refused.has_value());
+        CHECK(refused.error().kind == util::ErrorKind::usage);
+        CHECK(refused.error().message == "-o names the input lock: exporting would replace it");
+    }
+    SECTION("'-' is standard output: no file")
+    {
+        request.output = "-";
+        CHECK(export_(world, request).exported.text == text);
+        CHECK(world.files.written.empty());
+    }
+}

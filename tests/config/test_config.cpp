@@ -105,6 +105,21 @@ TEST_CASE("an empty configuration is every default", "[config]")
     CHECK(config.format_for("lint") == nullptr);
 }
 
+TEST_CASE("configured_format: the command's own, else the default, one of its formats", "[config]")
+{
+    const auto config = parse("[format]\ndefault = \"json\"\nlint = \"sarif\"\n");
+    CHECK(config::configured_format(config, "lint", { "text", "sarif" }).value() == "sarif");
+    CHECK(config::configured_format(config, "check", { "text", "json" }).value() == "json");
+    CHECK_FALSE(config::configured_format(parse(""), "check", { "text" }).value().has_value());
+    const auto wrong = config::configured_format(config, "smoke", { "text", "html" });
+    REQUIRE_FALSE(wrong);
+    CHECK(wrong.error().kind == util::ErrorKind::usage);
+    CHECK(wrong.error().message == "the configured format \"json\" is not one of smoke's");
+    CHECK(wrong.error().where.line == 2);
+    CHECK(wrong.error().hint ==
+          "smoke writes text, html; set [format] smoke = \"...\" for it alone");
+}
+
 TEST_CASE("parse_config: mistakes are errors at their line and column", "[config]")
 {
     struct Case

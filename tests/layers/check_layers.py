@@ -7,7 +7,11 @@ under src/<module>/, and fails when:
   * a pure module depends on, or includes, anything but pure modules;
   * a use-case module (src/app) depends on, or includes, anything but pure modules: it reaches
     the world only through its ports (app/ports.hpp), which the cli implements with adapters;
-  * a module other than the cli depends on a use-case module;
+  * a module other than the cli and the host depends on a use-case module;
+  * the host (src/host: the real ports) includes a use-case header other than their ports
+    (app/ports.hpp), or a module other than the cli depends on it;
+  * the cli (root) depends on, or includes, an adapter or support module (it reaches them
+    through the host's ports), or includes a header or calls a function that reaches the world;
   * an adapter depends on another adapter (support modules such as fsio and driver are what
     adapters share), or a support module depends on an adapter;
   * a pure or use-case module includes a header or calls a function that reaches the world:
@@ -21,6 +25,8 @@ import sys
 
 # Kinds that never touch the world: they may depend on and include pure modules only.
 WORLDLESS = {"pure", "usecase"}
+# Kinds that reach the world only through ports: no world header, no world call.
+PORTED = WORLDLESS | {"root"}
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
 # Headers a pure module may not include: each one exists to reach outside the process.
 WORLD_HEADERS = re.compile(
@@ -57,10 +63,14 @@ def main():
             dep_kind = table[dep]['kind']
             if kind in WORLDLESS and dep_kind != 'pure':
                 problems.append(f'{module} ({kind}) depends on {dep} ({dep_kind})')
-            elif dep_kind == 'usecase' and kind != 'root':
+            elif dep_kind == 'usecase' and kind not in ('root', 'host'):
                 problems.append(f'{module} ({kind}) depends on the use cases {dep}')
             if kind in ('adapter', 'support') and dep_kind == 'adapter':
                 problems.append(f'{module} ({kind}) depends on an adapter, {dep}')
+            if kind == 'root' and dep_kind in ('adapter', 'support'):
+                problems.append(f'{module} (root) depends on the {dep_kind} {dep}; the host wires it')
+            if dep_kind == 'host' and kind != 'root':
+                problems.append(f'{module} ({kind}) depends on {dep} (host); only the root may')
             if dep_kind == 'root':
                 problems.append(f'{module} depends on the composition root {dep}')
 
@@ -86,9 +96,16 @@ def main():
                                         f'{table[first]["kind"]} {first}')
                     elif first != module and first not in deps:
                         problems.append(f'{rel}: includes {header} but {module} does not depend on {first}')
-                if kind in WORLDLESS and bracket == '<' and WORLD_HEADERS.match(header):
+                    elif (kind == 'host' and table[first]['kind'] == 'usecase'
+                          and header != f'{first}/ports.hpp'):
+                        problems.append(f'{rel}: host module includes {header}; of the use cases '
+                                        f'only {first}/ports.hpp')
+                    elif kind == 'root' and table[first]['kind'] in ('adapter', 'support'):
+                        problems.append(f'{rel}: root module includes {header} of the '
+                                        f'{table[first]["kind"]} {first}')
+                if kind in PORTED and bracket == '<' and WORLD_HEADERS.match(header):
                     problems.append(f'{rel}: {kind} module includes <{header}>, which reaches the world')
-            if kind in WORLDLESS:
+            if kind in PORTED:
                 code = strip_comments_and_strings(raw)
                 for match in WORLD_CALLS.finditer(code):
                     line = code.count('\n', 0, match.start()) + 1

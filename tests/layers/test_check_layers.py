@@ -31,6 +31,14 @@ def check(fixture):
     ("adapter-uses-usecase", [
         "net (adapter) depends on the use cases app",
     ]),
+    ("host-and-root", [
+        "cli (root) depends on the adapter prefix; the host wires it",
+        "cli/main.cpp: root module includes <filesystem>, which reaches the world",
+        "cli/main.cpp: root module includes prefix/reader.hpp of the adapter prefix",
+        "cli/main.cpp:9: root module calls getenv",
+        "host/ports.cpp: host module includes app/check.hpp; of the use cases only app/ports.hpp",
+        "prefix (adapter) depends on host (host); only the root may",
+    ]),
     ("clean", []),
 ])
 def test_fixture(fixture, problems):

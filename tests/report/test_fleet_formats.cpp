@@ -206,4 +206,34 @@ namespace
         CHECK(report::to_label_value(std::string(100, 'a')).size() == 63);
         CHECK(report::to_label_value(std::string(62, 'a') + "-b") == std::string(62, 'a'));
     }
+
+    TEST_CASE("fleet_formats: each row renders what its function renders", "[report][fleet]")
+    {
+        report::NodeFeatures features;
+        features.gpu_count = 2;
+        const report::FleetFormatOptions options{ 1796068920, 600, 40 };
+        const auto runs = sample_runs();
+        const auto rendered = [&](std::string_view name)
+        {
+            const auto* row = report::find_fleet_format(name);
+            REQUIRE(row != nullptr);
+            return row->render(runs, features, options);
+        };
+        CHECK(rendered("junit") == report::render_junit(runs));
+        CHECK(rendered("prometheus") == report::render_prometheus(runs));
+        CHECK(
+          rendered("nfd") ==
+          report::render_nfd(runs, features, report::NfdOptions{ "envcheck.io", 1796068920, 600 }));
+        CHECK(rendered("markdown") == report::render_markdown(runs));
+        CHECK(rendered("github") == report::render_github_annotations(runs));
+        CHECK(rendered("npd") == report::render_npd(runs, 40));
+        std::vector<std::string_view> names;
+        for (const auto& row : report::fleet_formats())
+        {
+            names.push_back(row.name);
+        }
+        CHECK(names == std::vector<std::string_view>{ "junit", "prometheus", "nfd", "markdown",
+                                                      "github", "npd" });
+        CHECK(report::find_fleet_format("text") == nullptr);
+    }
 }

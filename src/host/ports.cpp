@@ -1,4 +1,4 @@
-#include "cli/ports.hpp"
+#include "host/ports.hpp"
 
 #include <chrono>
 #include <filesystem>
@@ -6,7 +6,6 @@
 #include <iostream>
 #include <unistd.h>
 
-#include "app/version.hpp"
 #include "fsio/files.hpp"
 #include "gpu/build_info.hpp"
 #include "gpu/probes.hpp"
@@ -24,7 +23,7 @@
 #include "system/machine_probe.hpp"
 #include "system/system_root.hpp"
 
-namespace envcheck::cli
+namespace envcheck::host
 {
     namespace
     {
@@ -35,7 +34,8 @@ namespace envcheck::cli
             return std::chrono::milliseconds(static_cast<long long>(seconds * 1000.0));
         }
 
-        auto http_options(const TransferOptions& transfer) -> net::HttpOptions
+        auto http_options(const TransferOptions& transfer, std::string_view version)
+          -> net::HttpOptions
         {
             net::HttpOptions options;
             options.connect_timeout = milliseconds(transfer.connect_timeout_seconds);
@@ -43,7 +43,7 @@ namespace envcheck::cli
             options.max_bytes =
               static_cast<std::size_t>(transfer.max_download_mib * 1024.0 * 1024.0);
             options.ca_bundle = transfer.ca_bundle;
-            options.user_agent = "envcheck/" + std::string(app::envcheck_version());
+            options.user_agent = "envcheck/" + std::string(version);
             return options;
         }
 
@@ -115,8 +115,8 @@ namespace envcheck::cli
       , public app::Clock
     {
     public:
-        explicit Adapters(const TransferOptions& transfer)
-          : m_http(http_options(transfer))
+        Adapters(const TransferOptions& transfer, std::string_view version)
+          : m_http(http_options(transfer, version))
         {
         }
         Adapters(const Adapters&) = delete; // `ports` refers to this object
@@ -213,11 +213,7 @@ namespace envcheck::cli
         {
             auto facts = system::probe_machine(
               { request.root, request.environment.value_or(environment), request.driver_timeout });
-            const auto build = gpu::build_info();
-            facts.runtime.cuda_enabled = build.cuda_enabled;
-            facts.runtime.runtime = build.runtime;
-            facts.runtime.sass_architectures = build.sass_architectures;
-            facts.runtime.ptx_architectures = build.ptx_architectures;
+            facts.runtime = embedded_runtime();
             return facts;
         }
         auto hostname() -> std::string override
@@ -348,8 +344,15 @@ namespace envcheck::cli
         net::HttpOptions m_http;
     };
 
-    RealPorts::RealPorts(const TransferOptions& transfer)
-      : m_adapters(std::make_unique<Adapters>(transfer))
+    auto embedded_runtime() -> model::EmbeddedRuntime
+    {
+        auto build = gpu::build_info();
+        return { build.cuda_enabled, build.runtime, std::move(build.sass_architectures),
+                 std::move(build.ptx_architectures) };
+    }
+
+    RealPorts::RealPorts(const TransferOptions& transfer, std::string_view version)
+      : m_adapters(std::make_unique<Adapters>(transfer, version))
     {
     }
 
