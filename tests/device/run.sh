@@ -222,6 +222,13 @@ step "lock and check" | tee "$OUT/lock.txt"
             printf 'check --lock %s run %d -> exit %d, wall %.3f s\n' "$variant" "$run_number" "$rc" "$(since "$t0")"
         done
     done
+    # The peer, side by side: what a job script asks instead, which only says yes or no.
+    for run_number in 1 2 3; do
+        t0=$EPOCHREALTIME
+        "$PREFIX/bin/python" -c "import torch; torch.cuda.is_available()" > /dev/null 2>&1
+        rc=$?
+        printf 'python -c "import torch; torch.cuda.is_available()" run %d -> exit %d, wall %.3f s\n' "$run_number" "$rc" "$(since "$t0")"
+    done
     # Performance as locked: the same lock with every baseline made better than measured (rates
     # doubled: now a 50% drop; times divided by 1.5: now 50% slower) must fail on perf.* with
     # the measured and locked values named.
@@ -293,7 +300,7 @@ grep -E "exit|^envcheck |^CUDA|^GPU|^no wheel|^----" "$OUT/dist.txt"
 if [ "$BENCH" = 1 ]; then grep -A40 "== bench_tensor on" "$OUT/bench.log"; fi
 grep -E "run-to-run|> 3%" "$OUT/smoke-spread.txt"
 cat "$OUT/timing.txt"
-grep -E "^(lock|check|busy|  locked|baselines|inflated|slurm|performance|machine:)" "$OUT/lock.txt" | grep -v "^machine: {" | head -40
+grep -E "^(lock|check|python|busy|  locked|baselines|inflated|slurm|performance|machine:)" "$OUT/lock.txt" | grep -v "^machine: {" | head -40
 grep -E "smoke --|busy|held" "$OUT/smoke.txt" | head -12
 grep -A10 -- "---- hardware gates" "$OUT/machine.txt"
 cat "$OUT/machine.txt" | head -12
