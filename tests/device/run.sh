@@ -307,4 +307,5 @@ cat "$OUT/machine.txt" | head -12
 grep -E "verdict|first broken" "$OUT/doctor-torch.txt"
 cat "$OUT/doctor.npd"
 grep -E "^(GPU 0|Verdict|torch|lib[a-z]+(\.so\.[0-9.]+)?): |SHADOWS" "$OUT/report-torch.md"
+grep -B3 -A14 -E "FAILED:" "$OUT/tests.log" | head -60
 grep -E "^----|passed|failed|FAILED|test cases" "$OUT/tests.log" | head -60
