@@ -108,6 +108,7 @@ namespace envcheck::gpu
             }
             // Why the remaining probes cannot run; empty while they can.
             std::string blocked;
+            bool warm = false; // a probe has run on it (ProbeContext::warm)
             if (!opened.ok())
             {
                 blocked = "the device could not be opened: " + opened.to_string();
@@ -142,7 +143,8 @@ namespace envcheck::gpu
                         return false;
                     }
                     const auto started = std::chrono::steady_clock::now();
-                    result = probe->run(ProbeContext{ device, request.mode, seed });
+                    result = probe->run(ProbeContext{ device, request.mode, seed, warm });
+                    warm = true;
                     result.duration_seconds =
                       std::chrono::duration<double>(std::chrono::steady_clock::now() - started)
                         .count();

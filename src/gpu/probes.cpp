@@ -172,13 +172,16 @@ namespace envcheck::gpu
             double worst_error = 0.0;
             std::vector<std::string> problems;
             std::vector<double> medians;
+            bool warm = context.warm;
             for (const auto& c : cases)
             {
                 kernels::MatmulPlan plan;
                 plan.kernel = c.kernel;
                 plan.m = plan.n = plan.k = c.n;
                 plan.repeats = c.repeats;
-                plan.min_warmup_ms = c.warmup_ms;
+                // The tuned kernel's warm-up also warms the device for the two after it.
+                plan.min_warmup_ms = warmup_ms(warm, c.warmup_ms);
+                warm = true;
                 plan.seed = context.seed;
                 const auto run = kernels::run_matmul(plan);
                 if (!run.status.ok())
@@ -228,7 +231,7 @@ namespace envcheck::gpu
         auto run_bank_conflicts(const ProbeContext& context) -> ProbeResult
         {
             const bool full = context.mode == model::SmokeMode::full;
-            const auto run = kernels::run_bank_conflicts(full ? 400 : 200, full ? 10 : 9);
+            const auto run = kernels::run_bank_conflicts(full ? 400 : 200, full ? 10 : 5);
             if (!run.status.ok())
             {
                 return failed_call(context, run.status, "bank-conflicts");
@@ -313,7 +316,7 @@ namespace envcheck::gpu
             // the copy engines' time; kernel-bound shapes let concurrent kernels overlap each
             // other and beat the one-kernel-at-a-time ideal (tests/bench/RESULTS.md).
             plan.kernel_iterations = 1024;
-            plan.repeats = full ? 10 : 7;
+            plan.repeats = full ? 10 : 5;
             plan.seed = context.seed;
             const auto run = kernels::run_stream_overlap(plan);
             if (!run.status.ok())
@@ -495,6 +498,7 @@ namespace envcheck::gpu
             std::vector<std::string> skipped;
             std::string summary;
             std::string kernel_name;
+            bool warm = context.warm;
             for (const auto tensor_format : kernels::tensor_formats)
             {
                 if (!full && tensor_format != kernels::TensorFormat::bf16)
@@ -505,8 +509,10 @@ namespace envcheck::gpu
                 plan.format = tensor_format;
                 plan.m = plan.n = plan.k = n;
                 plan.repeats = full ? 20 : 10;
+                plan.min_warmup_ms = warmup_ms(warm, plan.min_warmup_ms);
                 plan.seed = context.seed;
                 const auto run = kernels::run_tensor_gemm(plan);
+                warm = true;
                 const std::string label(kernels::to_string(tensor_format));
                 if (!run.status.ok())
                 {
@@ -572,6 +578,7 @@ namespace envcheck::gpu
             kernels::HbmPlan plan;
             plan.bytes = full ? std::size_t{ 1 } << 30 : 256 * mib;
             plan.repeats = full ? 20 : 10;
+            plan.min_warmup_ms = warmup_ms(context.warm, plan.min_warmup_ms);
             plan.seed = context.seed;
             if (context.device.memory_bytes && *context.device.memory_bytes < 4 * plan.bytes)
             {

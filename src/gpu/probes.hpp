@@ -5,6 +5,7 @@
 #ifndef ENVCHECK_GPU_PROBES_HPP
 #define ENVCHECK_GPU_PROBES_HPP
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -22,7 +23,17 @@ namespace envcheck::gpu
         const model::GpuDevice& device;
         model::SmokeMode mode = model::SmokeMode::quick;
         std::uint32_t seed = 1; // fresh per run: inputs are random, never the same twice
+        // An earlier probe has kept this device busy a moment ago, so its clocks are up: a probe
+        // warms up only past its own first launches (a few ms), not for the clocks' ramp.
+        bool warm = false;
     };
+
+    // The least load before timing: long enough for the clocks to ramp up on a cold device; on a
+    // warm one, the first launches' own costs (module load, caches).
+    [[nodiscard]] inline auto warmup_ms(bool warm, double cold_ms) -> double
+    {
+        return warm ? std::min(cold_ms, 2.0) : cold_ms;
+    }
 
     struct Probe
     {

@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include <vector>
 
+#include "gpu/probes.hpp"
 #include "gpu/smoke.hpp"
 #include "tests/catch.hpp"
 #include "wire/events.hpp"
@@ -380,5 +381,14 @@ namespace
             CHECK(report.availability == GpuAvailability::probe_process_failed);
             CHECK(report.diagnosis.find("without progress") != std::string::npos);
         }
+    }
+
+    TEST_CASE("warmup_ms: the clocks' ramp on a cold device, the first launches on a warm one",
+              "[gpu][probes]")
+    {
+        CHECK(gpu::warmup_ms(false, 25.0) == 25.0);
+        CHECK(gpu::warmup_ms(true, 25.0) == 2.0);
+        CHECK(gpu::warmup_ms(true, 1.0) == 1.0); // never more than the cold figure
+        CHECK(gpu::warmup_ms(false, 0.0) == 0.0);
     }
 }
