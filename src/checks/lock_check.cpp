@@ -206,6 +206,7 @@ namespace envcheck::checks
             const auto describe = [](const std::vector<model::LockedGpu>& gpus)
             {
                 std::vector<std::string> names;
+                names.reserve(gpus.size());
                 for (const auto& gpu : gpus)
                 {
                     names.push_back(

@@ -34,8 +34,7 @@ namespace envcheck::formats
             return scanner.peek() == '"' ? scanner.read_string(out) : take_null(scanner, text);
         }
 
-        auto take_required_text(JsonScanner& scanner, std::string_view /*text*/, std::string& out)
-          -> bool
+        auto take_required_text(JsonScanner& scanner, std::string& out) -> bool
         {
             return scanner.peek() == '"' && scanner.read_string(out);
         }
@@ -113,7 +112,7 @@ namespace envcheck::formats
                 if (key == "url")
                 {
                     has_url = true;
-                    return take_required_text(scanner, text, url.url);
+                    return take_required_text(scanner, url.url);
                 }
                 if (key == "editable")
                 {
@@ -216,13 +215,13 @@ namespace envcheck::formats
                 {
                     case Field::manager:
                         required_seen |= 1u;
-                        return take_required_text(scanner, text, manager);
+                        return take_required_text(scanner, manager);
                     case Field::name:
                         required_seen |= 2u;
-                        return take_required_text(scanner, text, package.name);
+                        return take_required_text(scanner, package.name);
                     case Field::version:
                         required_seen |= 4u;
-                        return take_required_text(scanner, text, package.version);
+                        return take_required_text(scanner, package.version);
                     case Field::build_number:
                         return take_integer(scanner, text, package.build_number);
                     case Field::size:

@@ -15,11 +15,11 @@ with `envcheck lock --no-gpu`; then runs in turn, every contender once per round
   - `uv pip list --prefix P` and `pip list --path SITE` (whole processes: they list the
     prefix's Python distributions, a third of the records).
 
-It prints the medians of wall time and CPU time, the largest max RSS of each process, and the
-ratios to envcheck.
+It prints the medians of wall time and CPU time, the max RSS of each process (one more run under
+/usr/bin/time), and the ratios to envcheck.
 
 Usage: tests/bench/bench_check_scaling.py --envcheck build/envcheck [--sizes 100,400,2000,10000]
-       [--runs 11] [--dir /tmp/envcheck-bench-scaling]
+       [--runs 11] [--dir /tmp/envcheck-bench-scaling] [--baseline OLD_BINARY] [--reuse]
 """
 import argparse
 import hashlib
@@ -34,7 +34,8 @@ import subprocess
 import sys
 import time
 
-SITE = "lib/python3.11/site-packages"
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from bench_check import SITE, conda_record  # noqa: E402  (one record shape for both benchmarks)
 
 
 def package_name(index):
@@ -78,27 +79,16 @@ def generate(root: pathlib.Path, count: int):
             digest = hashlib.sha256(path.encode()).hexdigest()
             paths.append({"_path": path, "path_type": "hardlink", "sha256": digest,
                           "sha256_in_prefix": digest, "size_in_bytes": len(path) * 37})
-        url = f"https://conda.anaconda.org/conda-forge/linux-64/{name}-{version}-{build}.conda"
-        record = {
-            "build": build, "build_number": int(build.rsplit("_", 1)[-1]),
-            "channel": "https://conda.anaconda.org/conda-forge", "constrains": [],
-            "depends": rng.sample(common, rng.randint(0, 4))
-                       + [f"{package_name(rng.randrange(count))} >=0.{rng.randint(0, 9)}" for _ in range(rng.randint(0, 8))],
-            "extracted_package_dir": f"/opt/conda/pkgs/{name}-{version}-{build}",
-            "files": files, "fn": f"{name}-{version}-{build}.conda", "license": "BSD-3-Clause",
-            "link": {"source": f"/opt/conda/pkgs/{name}-{version}-{build}", "type": 1},
-            "md5": hashlib.md5(url.encode()).hexdigest(), "name": name,
-            "package_tarball_full_path": f"/opt/conda/pkgs/{name}-{version}-{build}.conda",
-            "paths_data": {"paths": paths, "paths_version": 1},
-            "requested_spec": "", "sha256": hashlib.sha256(url.encode()).hexdigest(),
-            "size": rng.randint(1000, 10**8), "subdir": "linux-64",
-            "timestamp": 1720000000000 + rng.randint(0, 10**9), "url": url, "version": version,
-        }
+        record = conda_record(
+            name, version, build, "linux-64", files=files, paths=paths,
+            depends=rng.sample(common, rng.randint(0, 4))
+            + [f"{package_name(rng.randrange(count))} >=0.{rng.randint(0, 9)}" for _ in range(rng.randint(0, 8))],
+            requested_spec="", size=rng.randint(1000, 10**8), timestamp=1720000000000 + rng.randint(0, 10**9))
         (meta / f"{name}-{version}-{build}.json").write_text(json.dumps(record, indent=2, sort_keys=True))
 
 
 def run_process(command):
-    """Wall time, CPU time (user + system) and max RSS (KiB) of one process."""
+    """Wall time and CPU time (user + system) of one process, and the command (for max_rss)."""
     start = time.perf_counter()
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(process.pid, 0)
@@ -108,7 +98,15 @@ def run_process(command):
     process.returncode = os.waitstatus_to_exitcode(status)
     if process.returncode != 0:
         sys.exit(f"{command} failed ({process.returncode}): {error.decode()[:500]}")
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss
+    return wall, usage.ru_utime + usage.ru_stime, command
+
+
+def max_rss(command):
+    """Max RSS (KiB) of one run under /usr/bin/time: a child of this interpreter would report the
+    interpreter's own size when that is larger (Linux keeps the high-water mark across exec)."""
+    result = subprocess.run(["/usr/bin/time", "-f", "%M", *command], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True, check=True)
+    return int(result.stderr.strip().splitlines()[-1])
 
 
 def run_in_process(function):
@@ -140,9 +138,9 @@ def measure(contenders, runs):
             samples[label].append(run())
     result = {}
     for label, values in samples.items():
-        rss = [value[2] for value in values if value[2] is not None]
+        command = values[0][2]
         result[label] = (statistics.median(v[0] for v in values), statistics.median(v[1] for v in values),
-                         max(rss) if rss else None)
+                         max_rss(command) if command else None)
     return result
 
 
@@ -154,6 +152,7 @@ def main():
     parser.add_argument("--runs", type=int, default=11)
     parser.add_argument("--reuse", action="store_true", help="keep already generated prefixes")
     parser.add_argument("--only-envcheck", action="store_true", help="leave the peers out (profiling)")
+    parser.add_argument("--baseline", help="another envcheck binary (an earlier commit), measured alongside")
     args = parser.parse_args()
     envcheck = str(pathlib.Path(args.envcheck).resolve())
     uv = shutil.which("uv")
@@ -174,6 +173,9 @@ def main():
         check = [envcheck, "check", "--no-gpu", "--prefix", str(prefix), "--lock", str(lock)]
         contenders = [("envcheck check --lock --no-gpu", lambda: run_process(check)),
                       ("envcheck ... --jobs 1", lambda: run_process(check + ["--jobs", "1"]))]
+        if args.baseline:
+            before = [str(pathlib.Path(args.baseline).resolve())] + check[1:]
+            contenders.append(("envcheck of --baseline", lambda: run_process(before)))
         if not args.only_envcheck:
             contenders += [("Python json.load of every record (in-process)", run_in_process_of(json_load_all(records))),
                            ("py-rattler PrefixRecord.from_path (in-process)",
