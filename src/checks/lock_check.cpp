@@ -270,13 +270,26 @@ namespace envcheck::checks
             }
             std::stable_sort(order.begin(), order.end(),
                              [](const auto& a, const auto& b) { return a.first < b.first; });
-            std::vector<model::PackageFinding> sorted;
-            sorted.reserve(findings.size());
-            for (const auto& entry : order)
+            // In place, one cycle of the permutation at a time: a sorted copy doubled the peak
+            // memory of checking 10,000 packages (a finding holds two packages).
+            std::vector<bool> placed(findings.size(), false);
+            for (std::size_t start = 0; start < findings.size(); ++start)
             {
-                sorted.push_back(std::move(findings[entry.second]));
+                if (placed[start])
+                {
+                    continue;
+                }
+                model::PackageFinding first = std::move(findings[start]);
+                std::size_t at = start;
+                while (order[at].second != start)
+                {
+                    findings[at] = std::move(findings[order[at].second]);
+                    placed[at] = true;
+                    at = order[at].second;
+                }
+                findings[at] = std::move(first);
+                placed[at] = true;
             }
-            findings = std::move(sorted);
         }
     }
 
