@@ -304,6 +304,37 @@ namespace envcheck::prefix
                       util::make_error(util::ErrorKind::io, what + fsio::describe_errno(saved),
                                        util::SourceLocation{ display, 0, 0 }));
                 };
+                // Small records (nearly all) in one read, without asking their size first: a
+                // read that does not fill the buffer has the whole file (a regular file's short
+                // read is its end).
+                thread_local std::string buffer;
+                buffer.resize(read_below);
+                std::size_t got = 0;
+                while (got < buffer.size())
+                {
+                    const ssize_t n = ::read(fd, buffer.data() + got, buffer.size() - got);
+                    if (n < 0 && errno == EINTR)
+                    {
+                        continue;
+                    }
+                    if (n < 0)
+                    {
+                        return failed("cannot read: ");
+                    }
+                    got += static_cast<std::size_t>(n);
+                    if (n == 0 || got < buffer.size())
+                    {
+                        break;
+                    }
+                }
+                RecordText file;
+                if (got < buffer.size())
+                {
+                    ::close(fd);
+                    file.m_size = got;
+                    file.m_data = buffer.data();
+                    return file;
+                }
                 struct stat info
                 {
                 };
@@ -315,42 +346,7 @@ namespace envcheck::prefix
                       util::ErrorKind::io, "cannot read: not a regular file or too large",
                       util::SourceLocation{ display, 0, 0 }));
                 }
-                RecordText file;
                 file.m_size = static_cast<std::size_t>(info.st_size);
-                if (file.m_size == 0)
-                {
-                    ::close(fd);
-                    return file;
-                }
-                if (file.m_size < read_below)
-                {
-                    thread_local std::string buffer;
-                    // One byte more than the size: a file that grew since fstat is noticed.
-                    buffer.resize(file.m_size + 1);
-                    std::size_t got = 0;
-                    while (got < buffer.size())
-                    {
-                        const ssize_t n = ::read(fd, buffer.data() + got, buffer.size() - got);
-                        if (n < 0 && errno == EINTR)
-                        {
-                            continue;
-                        }
-                        if (n < 0)
-                        {
-                            return failed("cannot read: ");
-                        }
-                        got += static_cast<std::size_t>(n);
-                        // A short read of a regular file is its end: no second read for the 0.
-                        if (n == 0 || got < buffer.size())
-                        {
-                            break;
-                        }
-                    }
-                    ::close(fd);
-                    file.m_size = std::min(got, file.m_size);
-                    file.m_data = buffer.data();
-                    return file;
-                }
                 void* mapped = ::mmap(nullptr, file.m_size, PROT_READ, MAP_PRIVATE, fd, 0);
                 if (mapped == MAP_FAILED)
                 {
