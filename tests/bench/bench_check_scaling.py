@@ -13,13 +13,15 @@ with `envcheck lock --no-gpu`; then runs in turn, every contender once per round
     the floor of any Python tool that reads conda-meta;
   - py-rattler `PrefixRecord.from_path` of every record (in-process);
   - `uv pip list --prefix P` and `pip list --path SITE` (whole processes: they list the
-    prefix's Python distributions, a third of the records).
+    prefix's Python distributions, a third of the records);
+  - with --env, `envcheck check --no-gpu --prefix P --env E` of an environment.yml with a spec
+    per record (matching every spec against the installed packages).
 
 It prints the medians of wall time and CPU time, the max RSS of each process (one more run under
 /usr/bin/time), and the ratios to envcheck.
 
 Usage: tests/bench/bench_check_scaling.py --envcheck build/envcheck [--sizes 100,400,2000,10000]
-       [--runs 11] [--dir /tmp/envcheck-bench-scaling] [--baseline OLD_BINARY] [--reuse]
+       [--runs 11] [--dir /tmp/envcheck-bench-scaling] [--baseline OLD_BINARY] [--env] [--reuse]
 """
 import argparse
 import hashlib
@@ -153,6 +155,7 @@ def main():
     parser.add_argument("--reuse", action="store_true", help="keep already generated prefixes")
     parser.add_argument("--only-envcheck", action="store_true", help="leave the peers out (profiling)")
     parser.add_argument("--baseline", help="another envcheck binary (an earlier commit), measured alongside")
+    parser.add_argument("--env", action="store_true", help="also check --env with a spec per record")
     args = parser.parse_args()
     envcheck = str(pathlib.Path(args.envcheck).resolve())
     uv = shutil.which("uv")
@@ -176,6 +179,16 @@ def main():
         if args.baseline:
             before = [str(pathlib.Path(args.baseline).resolve())] + check[1:]
             contenders.append(("envcheck of --baseline", lambda: run_process(before)))
+        if args.env:
+            # An environment file naming every record: `check --env` matches each spec.
+            environment = root / "environment.yml"
+            environment.write_text("dependencies:\n" + "".join(
+                f"  - {json.loads(path.read_text())['name']} >=1.0\n" for path in records))
+            by_env = [envcheck, "check", "--no-gpu", "--prefix", str(prefix), "--env", str(environment)]
+            contenders.append(("envcheck check --env (a spec per record)", lambda: run_process(by_env)))
+            if args.baseline:
+                env_before = [str(pathlib.Path(args.baseline).resolve())] + by_env[1:]
+                contenders.append(("... --env, of --baseline", lambda: run_process(env_before)))
         if not args.only_envcheck:
             contenders += [("Python json.load of every record (in-process)", run_in_process_of(json_load_all(records))),
                            ("py-rattler PrefixRecord.from_path (in-process)",
