@@ -3,6 +3,8 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <string>
+#include <string_view>
 #include <unordered_map>
 
 #include "checks/env_check.hpp"
@@ -216,10 +218,19 @@ namespace envcheck::checks
                 }
                 return found->second;
             };
-            // One spec against the installed record of its name: nullopt when met (or not
-            // judged), else why not.
-            const auto judge = [&](const model::Package& owner, const std::string& text,
-                                   bool must_exist) -> std::optional<std::string>
+            // One spec against the installed record of its name, whoever asks: conda-forge's
+            // records repeat the same few specs ("libgcc >=13", "python_abi 3.12.* *_cp312")
+            // thousands of times, so each text is parsed and judged once (bench_check_scaling).
+            struct Judgement
+            {
+                bool counted = false;           // a requirement checked
+                bool absent = false;            // no installed package of its name
+                std::optional<std::string> why; // unmet: why
+            };
+            std::unordered_map<std::string_view, Judgement> judged;
+            // nullopt when the judgement depends on who asks (a note names the owner).
+            const auto evaluate = [&](const model::Package& owner,
+                                      const std::string& text) -> std::optional<Judgement>
             {
                 auto spec = specs::MatchSpec::parse(text);
                 if (!spec)
@@ -230,32 +241,55 @@ namespace envcheck::checks
                 }
                 if (!spec->name().is_exact())
                 {
-                    return std::nullopt;
+                    return Judgement{};
                 }
                 const std::string name = spec->name().to_string();
                 if (name.starts_with("__"))
                 {
-                    return std::nullopt; // a virtual package: the machine's, not the prefix's
+                    return Judgement{}; // a virtual package: the machine's, not the prefix's
                 }
-                ++result.requirements_checked;
                 const auto found = by_name.find(name);
                 if (found == by_name.end())
                 {
-                    return must_exist ? std::optional<std::string>("which is not installed")
-                                      : std::nullopt;
+                    return Judgement{ true, true, std::nullopt };
                 }
                 const auto& have = record(*found->second);
                 if (!have)
                 {
                     result.notes.push_back(found->second->name + " " + found->second->version +
                                            ": not a conda version, '" + text + "' not checked");
+                    ++result.requirements_checked;
                     return std::nullopt;
                 }
                 if (spec->matches(*have))
                 {
-                    return std::nullopt;
+                    return Judgement{ true, false, std::nullopt };
                 }
-                return "but " + name + " " + label(*found->second) + " is installed";
+                return Judgement{ true, false,
+                                  "but " + name + " " + label(*found->second) + " is installed" };
+            };
+            // nullopt when met (or not judged), else why not.
+            const auto judge = [&](const model::Package& owner, const std::string& text,
+                                   bool must_exist) -> std::optional<std::string>
+            {
+                auto known = judged.find(text);
+                if (known == judged.end())
+                {
+                    const auto judgement = evaluate(owner, text);
+                    if (!judgement)
+                    {
+                        return std::nullopt;
+                    }
+                    known = judged.emplace(text, *judgement).first;
+                }
+                const Judgement& judgement = known->second;
+                result.requirements_checked += judgement.counted ? 1 : 0;
+                if (judgement.absent)
+                {
+                    return must_exist ? std::optional<std::string>("which is not installed")
+                                      : std::nullopt;
+                }
+                return judgement.why;
             };
             for (const auto& package : installed.packages)
             {

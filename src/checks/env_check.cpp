@@ -1,6 +1,7 @@
 #include "checks/env_check.hpp"
 
 #include <map>
+#include <unordered_map>
 
 #include "pypi/marker.hpp"
 #include "pypi/name.hpp"
@@ -62,6 +63,31 @@ namespace envcheck::checks
                     m_venv_python.source = "pyvenv.cfg";
                     m_conda.push_back(&m_venv_python);
                 }
+                for (std::size_t i = 0; i < m_conda.size(); ++i)
+                {
+                    m_conda_lowered.push_back(util::to_lower(m_conda[i]->name));
+                    m_conda_by_name[m_conda_lowered.back()].push_back(i);
+                }
+            }
+
+            // The conda packages a name can match, in their order: those of its name where it is
+            // one name (nearly always), else all. A scan of every package per spec, lowercasing
+            // each name, made a 2,000-spec check quadratic (issue 19).
+            [[nodiscard]] auto conda_candidates(const specs::StringMatcher& name) const
+              -> std::vector<std::size_t>
+            {
+                if (name.is_exact())
+                {
+                    const auto found = m_conda_by_name.find(util::to_lower(name.text()));
+                    return found == m_conda_by_name.end() ? std::vector<std::size_t>{}
+                                                          : found->second;
+                }
+                std::vector<std::size_t> all(m_conda.size());
+                for (std::size_t i = 0; i < all.size(); ++i)
+                {
+                    all[i] = i;
+                }
+                return all;
             }
 
             Checker(const Checker&) = delete;
@@ -101,9 +127,10 @@ namespace envcheck::checks
                 finding.spec = dependency.text;
                 finding.spec_location = location(m_file_name, dependency.position);
                 const model::Package* closest = nullptr;
-                for (const auto* package : m_conda)
+                for (const std::size_t index : conda_candidates(spec->name()))
                 {
-                    if (!spec->name().matches(util::to_lower(package->name)))
+                    const auto* package = m_conda[index];
+                    if (!spec->name().matches(m_conda_lowered[index]))
                     {
                         continue;
                     }
@@ -243,6 +270,8 @@ namespace envcheck::checks
             std::string m_state; // "installed", or "locked" when the packages are a lock's
             model::Package m_venv_python;
             std::vector<const model::Package*> m_conda;
+            std::vector<std::string> m_conda_lowered; // m_conda's names, lowercase
+            std::unordered_map<std::string, std::vector<std::size_t>> m_conda_by_name;
             std::multimap<std::string, const model::Package*> m_pip;
             std::optional<pypi::MarkerEnvironment> m_markers;
             EnvironmentFileCheck m_result;

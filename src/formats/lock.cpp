@@ -8,6 +8,7 @@
 
 #include "formats/explicit.hpp"
 #include "formats/lock_json.hpp"
+#include "formats/lock_packages.hpp"
 #include "formats/lock_yaml.hpp"
 #include "formats/pixi_lock.hpp"
 #include "formats/pylock.hpp"
@@ -371,101 +372,148 @@ namespace envcheck::formats
         return document.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
     }
 
+    namespace
+    {
+        auto parse_document(std::string_view text, std::string_view file_name)
+          -> util::Result<ReadJson>
+        {
+            try
+            {
+                return ReadJson::parse(text);
+            }
+            catch (const json::exception& error)
+            {
+                const auto failure = json_failure(error, text);
+                const auto position = util::line_column_at(text, failure.offset);
+                return util::unexpected(util::make_error(
+                  util::ErrorKind::parse, "invalid JSON: " + failure.message,
+                  util::SourceLocation{ std::string(file_name), position.line, position.column }));
+            }
+        }
+
+        auto read_lock_document(const ReadJson& document, std::string_view file_name)
+          -> util::Result<model::Lock>;
+    }
+
     auto parse_lock(std::string_view text, std::string_view file_name) -> util::Result<model::Lock>
     {
-        ReadJson document;
-        try
+        // The packages without a document when the lock is as `envcheck lock` writes it; the
+        // rest (machine, performance) is small and read as a document. Anything unusual, errors
+        // included, is read the general way below.
+        if (auto scanned = scan_lock_packages(text))
         {
-            document = ReadJson::parse(text);
-        }
-        catch (const json::exception& error)
-        {
-            const auto failure = json_failure(error, text);
-            const auto position = util::line_column_at(text, failure.offset);
-            return util::unexpected(util::make_error(
-              util::ErrorKind::parse, "invalid JSON: " + failure.message,
-              util::SourceLocation{ std::string(file_name), position.line, position.column }));
-        }
-        if (!document.is_object())
-        {
-            return util::unexpected(
-              lock_error(file_name, "an envcheck lock must be a JSON object"));
-        }
-        const auto schema = document.find("schema_version");
-        if (schema == document.end() || !schema->is_number_integer())
-        {
-            return util::unexpected(
-              lock_error(file_name, "not an envcheck lock: no integer schema_version"));
-        }
-        if (schema->get<long long>() != lock_schema_version)
-        {
-            return util::unexpected(util::make_error(
-              util::ErrorKind::unsupported,
-              "envcheck lock schema_version " + std::to_string(schema->get<long long>()) +
-                " is not supported (this envcheck reads " + std::to_string(lock_schema_version) +
-                ")",
-              util::SourceLocation{ std::string(file_name), 0, 0 }));
-        }
-        model::Lock lock;
-        lock.format = model::LockFormat::envcheck;
-        lock.format_version = std::to_string(lock_schema_version);
-        Reader reader(document, "");
-        reader.defaulted("envcheck_version", lock.envcheck_version)
-          .defaulted("created_at", lock.created_at);
-        if (const ReadJson* file = reader.object("environment_file"))
-        {
-            model::LockedEnvironmentFile locked;
-            Reader file_reader(*file, reader.path("environment_file"));
-            file_reader.required("path", locked.path).required("sha256", locked.sha256);
-            if (!file_reader.ok())
+            std::string rest;
+            rest.reserve(text.size() - (scanned->end - scanned->begin) + 2);
+            rest.append(text.substr(0, scanned->begin))
+              .append("[]")
+              .append(text.substr(scanned->end));
+            if (const auto document = parse_document(rest, file_name))
             {
-                return util::unexpected(lock_error(file_name, file_reader.error()));
-            }
-            lock.environment_file = std::move(locked);
-        }
-        if (const ReadJson* machine = reader.object("machine"))
-        {
-            if (auto problem = read_machine(*machine, lock.machine); !problem.empty())
-            {
-                return util::unexpected(lock_error(file_name, problem));
+                if (auto lock = read_lock_document(*document, file_name))
+                {
+                    lock->packages = std::move(scanned->packages);
+                    for (auto& package : lock->packages)
+                    {
+                        package.source = std::string(file_name);
+                    }
+                    return lock;
+                }
             }
         }
-        if (const auto performance = document.find("performance");
-            performance != document.end() && !performance->is_null())
+        const auto document = parse_document(text, file_name);
+        if (!document)
         {
-            const ReadJson& baselines = *reader.list("performance");
-            lock.performance.emplace();
-            for (std::size_t i = 0; i < baselines.size(); ++i)
+            return util::unexpected(document.error());
+        }
+        return read_lock_document(*document, file_name);
+    }
+
+    namespace
+    {
+        auto read_lock_document(const ReadJson& document, std::string_view file_name)
+          -> util::Result<model::Lock>
+        {
+            if (!document.is_object())
             {
-                model::PerfBaseline baseline;
-                if (auto problem = read_baseline(
-                      baselines[i], json_fields::item_path("performance", i), baseline);
+                return util::unexpected(
+                  lock_error(file_name, "an envcheck lock must be a JSON object"));
+            }
+            const auto schema = document.find("schema_version");
+            if (schema == document.end() || !schema->is_number_integer())
+            {
+                return util::unexpected(
+                  lock_error(file_name, "not an envcheck lock: no integer schema_version"));
+            }
+            if (schema->get<long long>() != lock_schema_version)
+            {
+                return util::unexpected(util::make_error(
+                  util::ErrorKind::unsupported,
+                  "envcheck lock schema_version " + std::to_string(schema->get<long long>()) +
+                    " is not supported (this envcheck reads " +
+                    std::to_string(lock_schema_version) + ")",
+                  util::SourceLocation{ std::string(file_name), 0, 0 }));
+            }
+            model::Lock lock;
+            lock.format = model::LockFormat::envcheck;
+            lock.format_version = std::to_string(lock_schema_version);
+            Reader reader(document, "");
+            reader.defaulted("envcheck_version", lock.envcheck_version)
+              .defaulted("created_at", lock.created_at);
+            if (const ReadJson* file = reader.object("environment_file"))
+            {
+                model::LockedEnvironmentFile locked;
+                Reader file_reader(*file, reader.path("environment_file"));
+                file_reader.required("path", locked.path).required("sha256", locked.sha256);
+                if (!file_reader.ok())
+                {
+                    return util::unexpected(lock_error(file_name, file_reader.error()));
+                }
+                lock.environment_file = std::move(locked);
+            }
+            if (const ReadJson* machine = reader.object("machine"))
+            {
+                if (auto problem = read_machine(*machine, lock.machine); !problem.empty())
+                {
+                    return util::unexpected(lock_error(file_name, problem));
+                }
+            }
+            if (const auto performance = document.find("performance");
+                performance != document.end() && !performance->is_null())
+            {
+                const ReadJson& baselines = *reader.list("performance");
+                lock.performance.emplace();
+                for (std::size_t i = 0; i < baselines.size(); ++i)
+                {
+                    model::PerfBaseline baseline;
+                    if (auto problem = read_baseline(
+                          baselines[i], json_fields::item_path("performance", i), baseline);
+                        !problem.empty())
+                    {
+                        return util::unexpected(lock_error(file_name, problem));
+                    }
+                    lock.performance->push_back(std::move(baseline));
+                }
+            }
+            const ReadJson& packages = *reader.list("packages", true);
+            if (!reader.ok())
+            {
+                return util::unexpected(lock_error(file_name, reader.error()));
+            }
+            lock.packages.reserve(packages.size());
+            for (std::size_t i = 0; i < packages.size(); ++i)
+            {
+                model::Package package;
+                if (auto problem =
+                      read_package(packages[i], json_fields::item_path("packages", i), package);
                     !problem.empty())
                 {
                     return util::unexpected(lock_error(file_name, problem));
                 }
-                lock.performance->push_back(std::move(baseline));
+                package.source = std::string(file_name);
+                lock.packages.push_back(std::move(package));
             }
+            return lock;
         }
-        const ReadJson& packages = *reader.list("packages", true);
-        if (!reader.ok())
-        {
-            return util::unexpected(lock_error(file_name, reader.error()));
-        }
-        lock.packages.reserve(packages.size());
-        for (std::size_t i = 0; i < packages.size(); ++i)
-        {
-            model::Package package;
-            if (auto problem =
-                  read_package(packages[i], json_fields::item_path("packages", i), package);
-                !problem.empty())
-            {
-                return util::unexpected(lock_error(file_name, problem));
-            }
-            package.source = std::string(file_name);
-            lock.packages.push_back(std::move(package));
-        }
-        return lock;
     }
 
     namespace

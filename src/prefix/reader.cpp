@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <dirent.h>
 #include <fcntl.h>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -27,23 +29,41 @@ namespace envcheck::prefix
         constexpr std::size_t record_size_limit = std::size_t{ 256 } << 20; // 256 MiB
         constexpr std::size_t metadata_size_limit = std::size_t{ 16 } << 20;
 
-        // conda-meta/*.json, sorted; AppleDouble "._x.json" files (macOS copies) are not records.
-        auto record_files(const fs::path& conda_meta) -> std::vector<fs::path>
+        // conda-meta, open: its records are opened relative to it (openat), which spares the
+        // kernel a walk of the whole path per record.
+        struct CloseDirectory
         {
-            std::vector<fs::path> files;
-            std::error_code error;
-            for (fs::directory_iterator it(conda_meta, error), end; !error && it != end;
-                 it.increment(error))
+            void operator()(DIR* directory) const { ::closedir(directory); }
+        };
+        using Directory = std::unique_ptr<DIR, CloseDirectory>;
+
+        // The names of conda-meta/*.json, sorted; AppleDouble "._x.json" files (macOS copies)
+        // are not records.
+        auto record_names(DIR* conda_meta) -> std::vector<std::string>
+        {
+            std::vector<std::string> names;
+            while (const dirent* entry = ::readdir(conda_meta))
             {
-                const std::string name = it->path().filename().string();
-                if (name.ends_with(".json") && !name.starts_with("._") &&
-                    it->is_regular_file(error))
+                const std::string_view name = entry->d_name;
+                if (!name.ends_with(".json") || name.starts_with("._"))
                 {
-                    files.push_back(it->path());
+                    continue;
+                }
+                struct stat info
+                {
+                };
+                const bool regular =
+                  entry->d_type == DT_REG ||
+                  ((entry->d_type == DT_UNKNOWN || entry->d_type == DT_LNK) &&
+                   ::fstatat(::dirfd(conda_meta), entry->d_name, &info, 0) == 0 &&
+                   S_ISREG(info.st_mode));
+                if (regular)
+                {
+                    names.emplace_back(name);
                 }
             }
-            std::sort(files.begin(), files.end());
-            return files;
+            std::sort(names.begin(), names.end());
+            return names;
         }
 
         // lib/pythonX.Y/site-packages (unix: conda prefixes and venvs) and Lib/site-packages
@@ -266,10 +286,10 @@ namespace envcheck::prefix
         public:
             static constexpr std::size_t read_below = std::size_t{ 256 } << 10;
 
-            static auto open(const std::string& path, const std::string& display)
+            static auto open(int directory, const std::string& name, const std::string& display)
               -> util::Result<RecordText>
             {
-                const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+                const int fd = ::openat(directory, name.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
                 if (fd < 0)
                 {
                     return util::unexpected(util::make_error(
@@ -284,6 +304,37 @@ namespace envcheck::prefix
                       util::make_error(util::ErrorKind::io, what + fsio::describe_errno(saved),
                                        util::SourceLocation{ display, 0, 0 }));
                 };
+                // Small records (nearly all) in one read, without asking their size first: a
+                // read that does not fill the buffer has the whole file (a regular file's short
+                // read is its end).
+                thread_local std::string buffer;
+                buffer.resize(read_below);
+                std::size_t got = 0;
+                while (got < buffer.size())
+                {
+                    const ssize_t n = ::read(fd, buffer.data() + got, buffer.size() - got);
+                    if (n < 0 && errno == EINTR)
+                    {
+                        continue;
+                    }
+                    if (n < 0)
+                    {
+                        return failed("cannot read: ");
+                    }
+                    got += static_cast<std::size_t>(n);
+                    if (n == 0 || got < buffer.size())
+                    {
+                        break;
+                    }
+                }
+                RecordText file;
+                if (got < buffer.size())
+                {
+                    ::close(fd);
+                    file.m_size = got;
+                    file.m_data = buffer.data();
+                    return file;
+                }
                 struct stat info
                 {
                 };
@@ -295,41 +346,7 @@ namespace envcheck::prefix
                       util::ErrorKind::io, "cannot read: not a regular file or too large",
                       util::SourceLocation{ display, 0, 0 }));
                 }
-                RecordText file;
                 file.m_size = static_cast<std::size_t>(info.st_size);
-                if (file.m_size == 0)
-                {
-                    ::close(fd);
-                    return file;
-                }
-                if (file.m_size < read_below)
-                {
-                    thread_local std::string buffer;
-                    // One byte more than the size: a file that grew since fstat is noticed.
-                    buffer.resize(file.m_size + 1);
-                    std::size_t got = 0;
-                    while (got < buffer.size())
-                    {
-                        const ssize_t n = ::read(fd, buffer.data() + got, buffer.size() - got);
-                        if (n < 0 && errno == EINTR)
-                        {
-                            continue;
-                        }
-                        if (n < 0)
-                        {
-                            return failed("cannot read: ");
-                        }
-                        if (n == 0)
-                        {
-                            break;
-                        }
-                        got += static_cast<std::size_t>(n);
-                    }
-                    ::close(fd);
-                    file.m_size = std::min(got, file.m_size);
-                    file.m_data = buffer.data();
-                    return file;
-                }
                 void* mapped = ::mmap(nullptr, file.m_size, PROT_READ, MAP_PRIVATE, fd, 0);
                 if (mapped == MAP_FAILED)
                 {
@@ -372,11 +389,11 @@ namespace envcheck::prefix
             bool m_mapped = false;
         };
 
-        auto parse_record(const fs::path& path, const ReadOptions& options)
+        auto parse_record(int conda_meta, const std::string& file_name, const ReadOptions& options)
           -> util::Result<formats::CondaMetaRecord>
         {
-            const std::string name = "conda-meta/" + path.filename().string();
-            const auto file = RecordText::open(path.string(), name);
+            const std::string name = "conda-meta/" + file_name;
+            const auto file = RecordText::open(conda_meta, file_name, name);
             if (!file)
             {
                 return util::unexpected(file.error());
@@ -396,17 +413,20 @@ namespace envcheck::prefix
           -> std::unordered_set<std::string>
         {
             std::unordered_set<std::string> owned_anchors;
-            const auto paths = record_files(root / "conda-meta");
+            const Directory conda_meta(::opendir((root / "conda-meta").c_str()));
+            const auto names =
+              conda_meta ? record_names(conda_meta.get()) : std::vector<std::string>{};
+            const int directory = conda_meta ? ::dirfd(conda_meta.get()) : -1;
             std::vector<std::optional<util::Result<formats::CondaMetaRecord>>> results(
-              paths.size());
-            for (auto& failure : parallel_for(
-                   paths.size(), options.threads,
-                   [&](std::size_t i) { results[i].emplace(parse_record(paths[i], options)); }))
+              names.size());
+            for (auto& failure :
+                 parallel_for(names.size(), options.threads,
+                              [&](std::size_t i)
+                              { results[i].emplace(parse_record(directory, names[i], options)); }))
             {
                 results[failure.index].emplace(util::unexpected(util::make_error(
                   util::ErrorKind::io, "cannot read: " + failure.what,
-                  util::SourceLocation{ "conda-meta/" + paths[failure.index].filename().string(), 0,
-                                        0 })));
+                  util::SourceLocation{ "conda-meta/" + names[failure.index], 0, 0 })));
             }
             for (auto& result : results)
             {

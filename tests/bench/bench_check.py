@@ -65,6 +65,23 @@ def sha256(data):
     return hashlib.sha256(data).hexdigest()
 
 
+def conda_record(name, version, build, subdir, *, files, paths, depends, requested_spec, size, timestamp):
+    """A conda-meta record with the fields conda writes for a conda-forge package."""
+    url = f"https://conda.anaconda.org/conda-forge/{subdir}/{name}-{version}-{build}.conda"
+    return {
+        "build": build, "build_number": int(build.rsplit("_", 1)[-1]) if build[-1].isdigit() else 0,
+        "channel": "https://conda.anaconda.org/conda-forge", "constrains": [], "depends": depends,
+        "extracted_package_dir": f"/opt/conda/pkgs/{name}-{version}-{build}",
+        "files": files, "fn": f"{name}-{version}-{build}.conda", "license": "BSD-3-Clause",
+        "link": {"source": f"/opt/conda/pkgs/{name}-{version}-{build}", "type": 1},
+        "md5": hashlib.md5(url.encode()).hexdigest(), "name": name,
+        "package_tarball_full_path": f"/opt/conda/pkgs/{name}-{version}-{build}.conda",
+        "paths_data": {"paths": paths, "paths_version": 1},
+        "requested_spec": requested_spec, "sha256": sha256(url.encode()),
+        "size": size, "subdir": subdir, "timestamp": timestamp, "url": url, "version": version,
+    }
+
+
 def content(rng, size, seed_block):
     """Deterministic bytes of `size`: a shared random block, made unique per file."""
     header = rng.getrandbits(64).to_bytes(8, "little")
@@ -113,21 +130,11 @@ def generate(root: pathlib.Path):
                           "sha256_in_prefix": digest, "size_in_bytes": size})
             total_bytes += size
         all_files += file_count
-        url = f"https://conda.anaconda.org/conda-forge/{'noarch' if noarch else 'linux-64'}/{name}-{version}-{build}.conda"
-        record = {
-            "build": build, "build_number": int(build.rsplit("_", 1)[-1]) if build[-1].isdigit() else 0,
-            "channel": "https://conda.anaconda.org/conda-forge", "constrains": [],
-            "depends": [f"{rng.choice(STEMS)} >={rng.randint(0, 9)}.{rng.randint(0, 9)}" for _ in range(rng.randint(0, 12))],
-            "extracted_package_dir": f"/opt/conda/pkgs/{name}-{version}-{build}",
-            "files": files, "fn": f"{name}-{version}-{build}.conda", "license": "BSD-3-Clause",
-            "link": {"source": f"/opt/conda/pkgs/{name}-{version}-{build}", "type": 1},
-            "md5": hashlib.md5(url.encode()).hexdigest(), "name": name,
-            "package_tarball_full_path": f"/opt/conda/pkgs/{name}-{version}-{build}.conda",
-            "paths_data": {"paths": paths, "paths_version": 1},
-            "requested_spec": name if rng.random() < 0.05 else "", "sha256": sha256(url.encode()),
-            "size": total_bytes % 100000000, "subdir": "noarch" if noarch else "linux-64",
-            "timestamp": 1720000000000 + rng.randint(0, 10**9), "url": url, "version": version,
-        }
+        record = conda_record(
+            name, version, build, "noarch" if noarch else "linux-64", files=files, paths=paths,
+            depends=[f"{rng.choice(STEMS)} >={rng.randint(0, 9)}.{rng.randint(0, 9)}" for _ in range(rng.randint(0, 12))],
+            requested_spec=name if rng.random() < 0.05 else "", size=total_bytes % 100000000,
+            timestamp=1720000000000 + rng.randint(0, 10**9))
         (meta / f"{name}-{version}-{build}.json").write_text(json.dumps(record, indent=2, sort_keys=True))
     for index in range(PIP_PACKAGES):
         name = f"pipdist_{index}"

@@ -4,11 +4,12 @@
 default build of the commit before it (yaml-cpp, libstdc++ and libcurl with its 30-odd
 libraries linked dynamically).
 
-    tests/bench/bench_startup.py PORTABLE PEER [--runs 300]
+    tests/bench/bench_startup.py PORTABLE PEER [--runs 300] [--version-peer uv]
 
 Each run starts the process and waits for it: `envcheck --version` (the loader's work and
 static initialisation) and `envcheck lint envs/resnet50-cuda11.8.yml` (a real command on a
-local file). The two binaries alternate run by run, so that load on the machine hits both
+local file); with --version-peer, that program's --version in the same rounds. The binaries
+alternate run by run, so that load on the machine hits both
 alike; the medians and the ratio are printed.
 """
 import argparse
@@ -37,11 +38,21 @@ def main():
     parser.add_argument("portable")
     parser.add_argument("peer")
     parser.add_argument("--runs", type=int, default=300)
+    parser.add_argument("--version-peer", help="another program whose --version is timed alongside (uv)")
     args = parser.parse_args()
     binaries = {"portable": args.portable, "peer": args.peer}
     for name, binary in binaries.items():
         print(f"{name}: {binary}: {os.path.getsize(binary) / 1e6:.1f} MB, "
               f"{shared_libraries(binary)} shared libraries (ldd)")
+    if args.version_peer:
+        times = {name: [] for name in (*binaries, args.version_peer)}
+        for _ in range(args.runs):
+            for name in times:
+                times[name].append(timed([binaries.get(name, name), "--version"]))
+        medians = {name: statistics.median(values) * 1e3 for name, values in times.items()}
+        print("--version: " + ", ".join(f"{name} {median:.2f} ms" for name, median in medians.items())
+              + f" (medians of {args.runs}); {args.version_peer} / portable = "
+              f"{medians[args.version_peer] / medians['portable']:.2f}")
     for label, arguments in (("--version", ["--version"]),
                              ("lint", ["lint", "envs/resnet50-cuda11.8.yml"])):
         times = {name: [] for name in binaries}

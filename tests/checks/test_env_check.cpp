@@ -112,6 +112,26 @@ namespace
         CHECK_FALSE(result->packages[4].installed.has_value());
     }
 
+    // Names are looked up in an index of the installed conda packages: a name in capitals
+    // finds its package as the matcher (case-insensitive) does, and a glob or a regular
+    // expression is matched against every package, the first installed one that fits winning.
+    TEST_CASE("check_environment_file conda names by index and by pattern", "[checks][EnvCheck]")
+    {
+        const auto result = check("dependencies:\n"
+                                  "  - NumPy>=1.26\n"
+                                  "  - py*>=3.11\n"
+                                  "  - ^pyto.*$ >=2.4\n"
+                                  "  - Pandas\n");
+        REQUIRE(result.has_value());
+        require_findings(*result,
+                         {
+                           { "numpy", "ok", "" },
+                           { "python", "ok", "" },
+                           { "pytorch", "ok", "" },
+                           { "pandas", "missing", "no installed package matches 'Pandas'" },
+                         });
+    }
+
     TEST_CASE("check_environment_file pip lines", "[checks][EnvCheck]")
     {
         const auto result = check(

@@ -11,6 +11,7 @@
 
 #include "formats/file_kind.hpp"
 #include "formats/lock.hpp"
+#include "formats/lock_packages.hpp"
 #include "formats/yaml_document.hpp"
 #include "tests/catch.hpp"
 
@@ -120,5 +121,41 @@ namespace
         }
         CHECK(errors > 0);
         CHECK(reads > 0);
+    }
+
+    // parse_lock reads the packages of a lock as `envcheck lock` writes it with a scanner
+    // (formats/lock_packages.hpp) and anything else as a JSON document. A text whose first key
+    // is a dummy "packages" (the document's last one counts) is always read as a document: both
+    // ways must agree on every mutated lock, the packages and whether it is an error.
+    TEST_CASE("parse_lock: the scanned packages are the document's", "[formats][Lock][robustness]")
+    {
+        Random random(19);
+        std::size_t scanned = 0;
+        for (const char* name : { "sample.lock.json", "pip-sources.lock.json" })
+        {
+            const std::string original =
+              read_file(fs::path(ENVCHECK_TEST_DATA_DIR) / "locks" / name);
+            REQUIRE(original.starts_with("{"));
+            for (int round = 0; round < 400; ++round)
+            {
+                const std::string text = round == 0 ? original : mutate(original, random);
+                CAPTURE(name, round, text);
+                const auto fast = formats::parse_lock(text, "lock");
+                const auto general = formats::parse_lock(
+                  text.starts_with("{") ? "{\"packages\": [], " + text.substr(1) : text, "lock");
+                REQUIRE(fast.has_value() == general.has_value());
+                if (fast)
+                {
+                    CHECK(fast->packages == general->packages);
+                    CHECK(formats::same_content(*fast, *general));
+                    scanned += formats::scan_lock_packages(text).has_value() ? 1 : 0;
+                }
+                else
+                {
+                    CHECK(fast.error().kind == general.error().kind);
+                }
+            }
+        }
+        CHECK(scanned > 20);
     }
 }

@@ -1,5 +1,8 @@
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 #include "prefix/reader.hpp"
@@ -129,5 +132,51 @@ namespace
         CHECK(prefix::pyvenv_python_version("version_info = 3.11.2.final.0\nversion = 3.11.2\n") ==
               "3.11.2");
         CHECK_FALSE(prefix::pyvenv_python_version("home = /usr/bin\n").has_value());
+    }
+
+    // Records below 256 KiB are read into a per-thread buffer, larger ones are mapped: a record
+    // of exactly the buffer's size, one just over and a small one read alike, on one thread and
+    // on two, and a symlinked record is read through its link.
+    TEST_CASE("read_prefix: records read and records mapped", "[prefix][Reader]")
+    {
+        namespace fs = std::filesystem;
+        const fs::path root =
+          fs::temp_directory_path() / ("envcheck-records-" + std::to_string(::getpid()));
+        fs::remove_all(root);
+        fs::create_directories(root / "conda-meta");
+        // A record whose `files` list pads it to `size` bytes, naming its dist-info.
+        const auto write_record = [&](const std::string& name, std::size_t size)
+        {
+            const std::string head = "{\"name\": \"" + name +
+                                     "\", \"version\": \"1.0\", \"build\": \"0\", \"files\": [\"" +
+                                     "lib/python3.11/site-packages/" + name +
+                                     "-1.0.dist-info/METADATA\", \"";
+            const std::string tail = "\"]}";
+            const std::size_t padding = size - head.size() - tail.size();
+            std::ofstream(root / "conda-meta" / (name + "-1.0-0.json"), std::ios::binary)
+              << head << std::string(padding, 'x') << tail;
+        };
+        write_record("small", 300);
+        write_record("exact", std::size_t{ 256 } << 10);
+        write_record("mapped", (std::size_t{ 256 } << 10) + 1);
+        fs::create_symlink("small-1.0-0.json", root / "conda-meta" / "linked-1.0-0.json");
+        for (const unsigned threads : { 1u, 2u })
+        {
+            CAPTURE(threads);
+            const auto environment =
+              prefix::read_prefix(root.string(), prefix::ReadOptions{ false, threads });
+            REQUIRE(environment.has_value());
+            CHECK(environment->problems.empty());
+            std::vector<std::string> names;
+            for (const auto& package : environment->packages)
+            {
+                names.push_back(package.name + " " + package.source);
+            }
+            CHECK(names == std::vector<std::string>{ "exact conda-meta/exact-1.0-0.json",
+                                                     "mapped conda-meta/mapped-1.0-0.json",
+                                                     "small conda-meta/linked-1.0-0.json",
+                                                     "small conda-meta/small-1.0-0.json" });
+        }
+        fs::remove_all(root);
     }
 }
