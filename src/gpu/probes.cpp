@@ -316,7 +316,7 @@ namespace envcheck::gpu
             // the copy engines' time; kernel-bound shapes let concurrent kernels overlap each
             // other and beat the one-kernel-at-a-time ideal (tests/bench/RESULTS.md).
             plan.kernel_iterations = 1024;
-            plan.repeats = full ? 10 : 5;
+            plan.repeats = full ? 10 : 7;
             plan.seed = context.seed;
             const auto run = kernels::run_stream_overlap(plan);
             if (!run.status.ok())
