@@ -364,10 +364,23 @@ namespace envcheck::app
 
         // Packages, machine and performance against the lock; returns the machine facts when
         // the driver and GPUs were probed.
+        // The quick smoke run "performs as locked" needs, started as soon as the lock is read:
+        // its child loads the driver (cuInit: 0.1 s on an H200) while the environment is read
+        // and the machine probed, and opens the GPUs only once the probe has said which are
+        // busy. None with --no-gpu, or without baselines to compare.
+        auto start_smoke_for(const CheckInputs& inputs, const CheckRequest& request, Ports& ports)
+          -> std::unique_ptr<PendingSmoke>
+        {
+            const bool has_baselines =
+              inputs.lock && inputs.lock->performance && !inputs.lock->performance->empty();
+            return has_baselines && !request.no_gpu ? ports.smoke.start(quick_on_every_gpu())
+                                                    : nullptr;
+        }
+
         auto check_against_lock(const model::Lock& lock, const CheckInputs& inputs,
                                 const model::InstalledEnvironment& installed,
                                 const CheckRequest& request, const checks::PerfTolerance& tolerance,
-                                Ports& ports, model::EnvironmentCheck& check)
+                                PendingSmoke* smoke, Ports& ports, model::EnvironmentCheck& check)
           -> std::optional<model::MachineFacts>
         {
             check.packages = checks::merge_findings(std::move(check.packages),
@@ -385,10 +398,6 @@ namespace envcheck::app
             const bool lock_knows_gpu = lock.machine.driver_version ||
                                         lock.machine.cuda_driver_version || lock.machine.gpus ||
                                         has_baselines;
-            // The smoke child loads the driver (cuInit: 0.1 s on an H200) while the machine is
-            // probed; it opens the GPUs only when the probe has said which are busy.
-            auto smoke =
-              has_baselines && !request.no_gpu ? ports.smoke.start(quick_on_every_gpu()) : nullptr;
             const auto state =
               current_machine(!request.no_gpu && lock_knows_gpu, installed.python_version, ports);
             check.machine = compare_machine(lock, state, ports.machine.platform());
@@ -415,7 +424,7 @@ namespace envcheck::app
         auto compare(const CheckInputs& inputs, const model::InstalledEnvironment& installed,
                      const std::string& prefix, const std::string& platform,
                      const CheckRequest& request, const checks::PerfTolerance& tolerance,
-                     Ports& ports, model::EnvironmentCheck& check)
+                     PendingSmoke* smoke, Ports& ports, model::EnvironmentCheck& check)
           -> util::Result<std::optional<model::MachineFacts>>
         {
             check.problems = installed.problems;
@@ -442,7 +451,7 @@ namespace envcheck::app
             if (inputs.lock)
             {
                 facts = check_against_lock(*inputs.lock, inputs, installed, request, tolerance,
-                                           ports, check);
+                                           smoke, ports, check);
             }
             if (request.deep)
             {
@@ -614,6 +623,7 @@ namespace envcheck::app
         {
             return util::unexpected(inputs.error());
         }
+        const auto smoke = start_smoke_for(*inputs, request, ports);
         const auto installed =
           ports.prefixes.read(located->path, PrefixReadOptions{ request.deep, request.jobs });
         if (!installed)
@@ -625,8 +635,8 @@ namespace envcheck::app
         {
             return util::unexpected(selected.error());
         }
-        auto facts =
-          compare(*inputs, *installed, located->path, platform, request, tolerance, ports, check);
+        auto facts = compare(*inputs, *installed, located->path, platform, request, tolerance,
+                             smoke.get(), ports, check);
         if (!facts)
         {
             return util::unexpected(facts.error());
