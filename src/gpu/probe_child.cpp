@@ -27,7 +27,7 @@ namespace envcheck::gpu
             return result;
         }
 
-        auto say(fsio::LineWriter& out, wire::Event event) -> bool
+        auto say(fsio::LineWriter& out, const wire::Event& event) -> bool
         {
             return out.write_line(wire::encode(event));
         }
