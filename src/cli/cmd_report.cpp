@@ -3,16 +3,8 @@
 // (schemas/bug-report.schema.json). Exit 0 when the report was written, whatever it says; 2 when
 // a --prefix, -n or --lock given cannot be read, --root is not a directory, or the report could
 // not be written.
-#include <array>
-#include <memory>
-#include <string>
-
-#include <CLI/CLI.hpp>
-
 #include "app/report.hpp"
 #include "cli/commands.hpp"
-#include "cli/options.hpp"
-#include "cli/output.hpp"
 #include "report/bug_report.hpp"
 
 namespace envcheck::cli

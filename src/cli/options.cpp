@@ -1,9 +1,6 @@
-#include "cli/options.hpp"
-
-#include <CLI/CLI.hpp>
-
 #include "app/marker_python.hpp"
 #include "checks/doctor_hardware.hpp"
+#include "cli/commands.hpp"
 
 namespace envcheck::cli
 {
