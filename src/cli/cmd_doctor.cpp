@@ -76,10 +76,7 @@ namespace envcheck::cli
         app.add_option("--platform", request.platform,
                        "The platform to read from a multi-platform lock (default linux-64)");
         add_format_options(app, options->format, { { "text", "json", "html" }, true });
-        app
-          .add_option("--timeout", request.timeout_seconds,
-                      "Seconds NVML and cuInit may take before they count as hung (default 20)")
-          ->check(CLI::PositiveNumber);
+        add_driver_timeout_option(app, request.timeout_seconds);
         app
           .add_option("--framework-timeout", request.framework_timeout_seconds,
                       "Seconds the environment's python may take per framework (default 180)")

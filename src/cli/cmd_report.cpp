@@ -45,10 +45,7 @@ namespace envcheck::cli
                       "A lock whose performance baselines are the report's smoke figures")
           ->option_text("FILE");
         add_format_options(app, options->format, { { "markdown", "json" } });
-        app
-          .add_option("--timeout", request.timeout_seconds,
-                      "Seconds NVML and cuInit may take before they count as hung (default 20)")
-          ->check(CLI::PositiveNumber);
+        add_driver_timeout_option(app, request.timeout_seconds);
         app.add_flag("--framework-check", request.framework_check,
                      "Let the doctor run the environment's python (framework.runtime-check); "
                      "off by default: the report itself never runs python");

@@ -86,6 +86,8 @@ namespace envcheck::cli
     void add_lock_part_options(CLI::App& app, std::string& platform, std::string& environment,
                                std::vector<std::string>& categories, std::string& python);
     void add_root_option(CLI::App& app, std::string& root);
+    // --timeout of the commands that walk the doctor's chain (doctor, report).
+    void add_driver_timeout_option(CLI::App& app, double& seconds);
     // --fatal-xids LIST and --expect-gpus N (doctor, check, slurm-health).
     void add_hardware_gate_options(CLI::App& app, app::HardwareGateOptions& options);
 

@@ -71,6 +71,14 @@ namespace envcheck::cli
           ->option_text("DIR");
     }
 
+    void add_driver_timeout_option(CLI::App& app, double& seconds)
+    {
+        app
+          .add_option("--timeout", seconds,
+                      "Seconds NVML and cuInit may take before they count as hung (default 20)")
+          ->check(CLI::PositiveNumber);
+    }
+
     void add_hardware_gate_options(CLI::App& app, app::HardwareGateOptions& options)
     {
         app
