@@ -297,4 +297,14 @@ namespace envcheck::app
         outcome.machine = std::move(input.machine);
         return outcome;
     }
+
+    auto doctor_check_list() -> std::vector<report::RegistryRow>
+    {
+        std::vector<report::RegistryRow> rows;
+        for (const auto& check : checks::doctor_checks())
+        {
+            rows.push_back({ std::string(check.id), std::string(check.description), {} });
+        }
+        return rows;
+    }
 }

@@ -13,6 +13,7 @@
 #include "checks/doctor.hpp"
 #include "config/config.hpp"
 #include "report/doctor_report.hpp"
+#include "report/registry_list.hpp"
 #include "util/result.hpp"
 
 namespace envcheck::app
@@ -43,6 +44,9 @@ namespace envcheck::app
 
     [[nodiscard]] auto run_doctor(const DoctorRequest& request, Ports& ports)
       -> util::Result<DoctorOutcome>;
+
+    // doctor --list: the checks in walk order.
+    [[nodiscard]] auto doctor_check_list() -> std::vector<report::RegistryRow>;
 }
 
 #endif

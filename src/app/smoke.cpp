@@ -136,4 +136,15 @@ namespace envcheck::app
         outcome.fleet.features.smoke_passed = outcome.report.passed();
         return outcome;
     }
+
+    auto smoke_probe_list(const GpuSmoke& smoke) -> std::vector<report::RegistryRow>
+    {
+        std::vector<report::RegistryRow> rows;
+        for (auto& probe : smoke.probes())
+        {
+            rows.push_back(
+              { std::move(probe.id), std::move(probe.description), std::move(probe.requirement) });
+        }
+        return rows;
+    }
 }

@@ -9,6 +9,7 @@
 #include "app/outcome.hpp"
 #include "app/ports.hpp"
 #include "model/smoke.hpp"
+#include "report/registry_list.hpp"
 #include "util/result.hpp"
 
 namespace envcheck::app
@@ -38,6 +39,9 @@ namespace envcheck::app
     // Fails (ErrorKind::usage) for an unknown probe id, with the closest one.
     [[nodiscard]] auto run_smoke(const SmokeRequest& request, Ports& ports)
       -> util::Result<SmokeOutcome>;
+
+    // smoke --list: the probe registry in run order; empty when envcheck was built without CUDA.
+    [[nodiscard]] auto smoke_probe_list(const GpuSmoke& smoke) -> std::vector<report::RegistryRow>;
 }
 
 #endif

@@ -1,14 +1,7 @@
 // envcheck check (app/check.hpp): does the installed environment match its environment file
 // and its lock? Exit 0 when everything matches, 1 on drift, 2 on bad usage or unreadable input.
-#include <array>
-#include <memory>
-
-#include <CLI/CLI.hpp>
-
 #include "app/check.hpp"
 #include "cli/commands.hpp"
-#include "cli/options.hpp"
-#include "cli/output.hpp"
 #include "report/check_json.hpp"
 #include "report/check_text.hpp"
 #include "report/html_report.hpp"
@@ -28,10 +21,10 @@ namespace envcheck::cli
         auto run_check(CheckOptions options, app::Ports& ports, const app::LoadedConfig& config)
           -> int
         {
-            if (auto applied = apply_configured_format(options.format, config.config, "check");
-                !applied)
+            if (const int status = configure_format(options.format, config.config, "check");
+                status != 0)
             {
-                return report_error(applied.error());
+                return status;
             }
             options.request.config = config.config.check;
             options.request.hardware =

@@ -1,14 +1,7 @@
 // `envcheck config` (app/config.hpp): the effective configuration and where each value came
 // from. Exit 0; 2 when the configuration cannot be read or is wrong (main reports that before
 // any command runs).
-#include <memory>
-#include <string>
-
-#include <CLI/CLI.hpp>
-
-#include "app/config.hpp"
 #include "cli/commands.hpp"
-#include "cli/output.hpp"
 #include "report/config_report.hpp"
 
 namespace envcheck::cli
@@ -18,9 +11,9 @@ namespace envcheck::cli
         auto run_config(FormatChoice format, app::Ports& ports, const app::LoadedConfig& loaded)
           -> int
         {
-            if (auto applied = apply_configured_format(format, loaded.config, "config"); !applied)
+            if (const int status = configure_format(format, loaded.config, "config"); status != 0)
             {
-                return report_error(applied.error());
+                return status;
             }
             const auto text = format.name == "json"
                                 ? report::render_config_json(loaded.config, loaded.how)

@@ -1,16 +1,8 @@
 // `envcheck diff OLD NEW` (app/diff.hpp): the semantic difference between two environment
 // files, or two locks. Exit 0 when they are equal, 1 when they differ (like diff(1)), 2 on
 // errors.
-#include <array>
-#include <memory>
-#include <string>
-
-#include <CLI/CLI.hpp>
-
 #include "app/diff.hpp"
 #include "cli/commands.hpp"
-#include "cli/options.hpp"
-#include "cli/output.hpp"
 
 namespace envcheck::cli
 {

@@ -1,18 +1,10 @@
 // envcheck doctor (app/doctor.hpp): walks the chain from hardware to framework and names the
 // first broken link. Exit 0 when CUDA is usable (and the given environment can use it); 1 when
 // a check failed; 2 on bad usage or an environment that cannot be read.
-#include <algorithm>
-#include <array>
 #include <iostream>
-#include <memory>
-#include <string>
-
-#include <CLI/CLI.hpp>
 
 #include "app/doctor.hpp"
 #include "cli/commands.hpp"
-#include "cli/options.hpp"
-#include "cli/output.hpp"
 #include "report/doctor_report.hpp"
 #include "report/html_report.hpp"
 
@@ -28,35 +20,21 @@ namespace envcheck::cli
             bool list = false;
         };
 
-        auto list_checks() -> int
-        {
-            std::size_t width = 0;
-            for (const auto& check : checks::doctor_checks())
-            {
-                width = std::max(width, check.id.size());
-            }
-            for (const auto& check : checks::doctor_checks())
-            {
-                std::cout << check.id << std::string(width - check.id.size() + 2, ' ')
-                          << check.description << '\n';
-            }
-            return code(Exit::ok);
-        }
-
         auto run_doctor(DoctorOptions options, app::Ports& ports, const app::LoadedConfig& config)
           -> int
         {
-            if (auto applied = apply_configured_format(options.format, config.config, "doctor");
-                !applied)
+            if (const int status = configure_format(options.format, config.config, "doctor");
+                status != 0)
             {
-                return report_error(applied.error());
+                return status;
             }
             options.request.skip = config.config.doctor.skip;
             options.request.hardware =
               app::hardware_gate_policy(options.hardware, config.config.check);
             if (options.list)
             {
-                return list_checks();
+                std::cout << report::render_doctor_check_list(app::doctor_check_list());
+                return code(Exit::ok);
             }
             using Outcome = app::DoctorOutcome;
             const std::array<Format<Outcome>, 3> own{ {
@@ -98,10 +76,7 @@ namespace envcheck::cli
         app.add_option("--platform", request.platform,
                        "The platform to read from a multi-platform lock (default linux-64)");
         add_format_options(app, options->format, { { "text", "json", "html" }, true });
-        app
-          .add_option("--timeout", request.timeout_seconds,
-                      "Seconds NVML and cuInit may take before they count as hung (default 20)")
-          ->check(CLI::PositiveNumber);
+        add_driver_timeout_option(app, request.timeout_seconds);
         app
           .add_option("--framework-timeout", request.framework_timeout_seconds,
                       "Seconds the environment's python may take per framework (default 180)")

@@ -3,14 +3,9 @@
 // package could not be expressed (a `# no URL for:` line marks it, as conda writes it); 2 on bad
 // usage or unreadable input (an unreadable conda-meta record included).
 #include <iostream>
-#include <memory>
-
-#include <CLI/CLI.hpp>
 
 #include "app/export.hpp"
 #include "cli/commands.hpp"
-#include "cli/options.hpp"
-#include "cli/output.hpp"
 
 namespace envcheck::cli
 {

@@ -1,16 +1,8 @@
 // `envcheck lint FILE...` (app/lint.hpp): the CI gate for environment.yml files. Exit 0 when no
 // finding is an error, 1 when one is, 2 on bad usage or an unreadable file.
-#include <array>
-#include <memory>
-#include <string>
-#include <vector>
-
-#include <CLI/CLI.hpp>
-
 #include "app/lint.hpp"
 #include "app/version.hpp"
 #include "cli/commands.hpp"
-#include "cli/output.hpp"
 #include "report/lint_report.hpp"
 
 namespace envcheck::cli
@@ -58,10 +50,10 @@ namespace envcheck::cli
         auto run_lint(LintOptions options, app::Ports& ports, const app::LoadedConfig& config)
           -> int
         {
-            if (auto applied = apply_configured_format(options.format, config.config, "lint");
-                !applied)
+            if (const int status = configure_format(options.format, config.config, "lint");
+                status != 0)
             {
-                return report_error(applied.error());
+                return status;
             }
             options.request.config = config.config.lint;
             options.request.config_file = config.config.file;

@@ -3,14 +3,9 @@
 // different lock is there and --force was not given); 2 on bad usage, unreadable input or an
 // unreadable conda-meta record.
 #include <iostream>
-#include <memory>
-
-#include <CLI/CLI.hpp>
 
 #include "app/lock.hpp"
 #include "cli/commands.hpp"
-#include "cli/exit_codes.hpp"
-#include "cli/options.hpp"
 #include "report/check_text.hpp"
 #include "report/lock_summary.hpp"
 

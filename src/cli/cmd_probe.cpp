@@ -1,16 +1,8 @@
 // envcheck probe (app/probe.hpp): facts about this machine (or a root directory), as text or
 // JSON (schemas/probe.schema.json). Exit 0 when the report was written (whatever it says); 2 on
 // bad usage (--root is not a directory) or when the report could not be written.
-#include <array>
-#include <memory>
-#include <string>
-
-#include <CLI/CLI.hpp>
-
 #include "app/probe.hpp"
 #include "cli/commands.hpp"
-#include "cli/options.hpp"
-#include "cli/output.hpp"
 #include "report/probe_json.hpp"
 #include "report/probe_text.hpp"
 

@@ -3,16 +3,8 @@
 // (schemas/bug-report.schema.json). Exit 0 when the report was written, whatever it says; 2 when
 // a --prefix, -n or --lock given cannot be read, --root is not a directory, or the report could
 // not be written.
-#include <array>
-#include <memory>
-#include <string>
-
-#include <CLI/CLI.hpp>
-
 #include "app/report.hpp"
 #include "cli/commands.hpp"
-#include "cli/options.hpp"
-#include "cli/output.hpp"
 #include "report/bug_report.hpp"
 
 namespace envcheck::cli
@@ -53,10 +45,7 @@ namespace envcheck::cli
                       "A lock whose performance baselines are the report's smoke figures")
           ->option_text("FILE");
         add_format_options(app, options->format, { { "markdown", "json" } });
-        app
-          .add_option("--timeout", request.timeout_seconds,
-                      "Seconds NVML and cuInit may take before they count as hung (default 20)")
-          ->check(CLI::PositiveNumber);
+        add_driver_timeout_option(app, request.timeout_seconds);
         app.add_flag("--framework-check", request.framework_check,
                      "Let the doctor run the environment's python (framework.runtime-check); "
                      "off by default: the report itself never runs python");

@@ -5,18 +5,10 @@
 // Exit codes: 0 the checks pass; 1 a check failed (a Prolog's non-zero exit makes Slurm drain
 // the node and requeue the job); 2 bad usage, an unreadable lock or prefix, or scontrol that
 // cannot be run.
-#include <array>
-#include <cstdlib>
 #include <iostream>
-#include <memory>
-#include <string>
-
-#include <CLI/CLI.hpp>
 
 #include "app/slurm_health.hpp"
 #include "cli/commands.hpp"
-#include "cli/options.hpp"
-#include "cli/output.hpp"
 #include "report/slurm_health_report.hpp"
 
 namespace envcheck::cli
@@ -33,11 +25,10 @@ namespace envcheck::cli
         auto run_slurm_health(SlurmHealthOptions options, app::Ports& ports,
                               const app::LoadedConfig& config) -> int
         {
-            if (auto applied =
-                  apply_configured_format(options.format, config.config, "slurm-health");
-                !applied)
+            if (const int status = configure_format(options.format, config.config, "slurm-health");
+                status != 0)
             {
-                return report_error(applied.error());
+                return status;
             }
             options.request.hardware =
               app::hardware_gate_policy(options.hardware, config.config.check);
@@ -48,29 +39,19 @@ namespace envcheck::cli
               { "json",
                 [](const Outcome& out) { return report::render_slurm_health_json(out.view); } },
             } };
-            // The probe children inherit this process's environment: the hook's own
-            // CUDA_VISIBLE_DEVICES is the job's, not the node's (app/slurm_health.cpp).
-            ::unsetenv("CUDA_VISIBLE_DEVICES");
-            const auto outcome = app::run_slurm_health(options.request, ports);
-            if (!outcome)
-            {
-                return report_error(outcome.error());
-            }
-            if (const int status = emit(render<Outcome>(own, options.format, *outcome, ports),
-                                        options.format.output, ports.files);
-                status != code(Exit::ok))
-            {
-                return status;
-            }
             // The action lines go to slurmd's log whatever the report's format: on stdout when
             // the report went to a file, else on stderr beside it.
-            if (options.format.name != "text")
+            const auto& format = options.format;
+            const auto log_actions = [&format](const Outcome& outcome)
             {
-                (options.format.output.empty() || options.format.output == "-" ? std::cerr
-                                                                               : std::cout)
-                  << report::render_slurm_health_text(outcome->view);
-            }
-            return exit_code(options.format, *outcome);
+                if (format.name != "text")
+                {
+                    (format.output.empty() || format.output == "-" ? std::cerr : std::cout)
+                      << report::render_slurm_health_text(outcome.view);
+                }
+            };
+            return conclude<Outcome>(app::run_slurm_health(options.request, ports), own, format,
+                                     ports, log_actions);
         }
     }
 

@@ -3,17 +3,10 @@
 // or was skipped; 1 when a probe failed or errored, or no GPU could be probed (no driver, no
 // usable device, built without CUDA); 2 on bad usage (an unknown probe, a device this machine
 // does not have).
-#include <algorithm>
-#include <array>
 #include <iostream>
-#include <memory>
-#include <string>
-
-#include <CLI/CLI.hpp>
 
 #include "app/smoke.hpp"
 #include "cli/commands.hpp"
-#include "cli/output.hpp"
 #include "report/html_report.hpp"
 #include "report/smoke_json.hpp"
 #include "report/smoke_text.hpp"
@@ -32,34 +25,24 @@ namespace envcheck::cli
 
         auto list_probes(const app::GpuSmoke& smoke) -> int
         {
-            const auto all = smoke.probes();
-            if (all.empty())
+            const auto probes = app::smoke_probe_list(smoke);
+            if (probes.empty())
             {
                 std::cerr << "envcheck: this envcheck was built without CUDA, so it carries no GPU "
                              "probes\n";
                 return code(Exit::findings);
             }
-            for (const auto& probe : all)
-            {
-                std::cout << probe.id
-                          << std::string(16 - std::min<std::size_t>(probe.id.size(), 15), ' ')
-                          << probe.description;
-                if (!probe.requirement.empty())
-                {
-                    std::cout << " (requires " << probe.requirement << ")";
-                }
-                std::cout << '\n';
-            }
+            std::cout << report::render_probe_list(probes);
             return code(Exit::ok);
         }
 
         auto run_smoke(SmokeOptions options, app::Ports& ports, const app::LoadedConfig& config)
           -> int
         {
-            if (auto applied = apply_configured_format(options.format, config.config, "smoke");
-                !applied)
+            if (const int status = configure_format(options.format, config.config, "smoke");
+                status != 0)
             {
-                return report_error(applied.error());
+                return status;
             }
             if (options.list)
             {

@@ -1,8 +1,6 @@
 // The command table: one row per subcommand, in the order `envcheck --help` lists them.
 #include "cli/commands.hpp"
 
-#include <array>
-
 #include "app/environment_file.hpp"
 
 namespace envcheck::cli

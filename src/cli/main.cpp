@@ -2,15 +2,9 @@
 #include <exception>
 #include <iostream>
 #include <map>
-#include <string>
 
-#include <CLI/CLI.hpp>
-
-#include "app/config.hpp"
 #include "app/version.hpp"
 #include "cli/commands.hpp"
-#include "cli/exit_codes.hpp"
-#include "host/ports.hpp"
 #include "report/version_text.hpp"
 
 namespace

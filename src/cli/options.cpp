@@ -1,9 +1,6 @@
-#include "cli/options.hpp"
-
-#include <CLI/CLI.hpp>
-
 #include "app/marker_python.hpp"
 #include "checks/doctor_hardware.hpp"
+#include "cli/commands.hpp"
 
 namespace envcheck::cli
 {
@@ -72,6 +69,14 @@ namespace envcheck::cli
                       "directory (an "
                       "unpacked image, a mounted node root) and load nothing")
           ->option_text("DIR");
+    }
+
+    void add_driver_timeout_option(CLI::App& app, double& seconds)
+    {
+        app
+          .add_option("--timeout", seconds,
+                      "Seconds NVML and cuInit may take before they count as hung (default 20)")
+          ->check(CLI::PositiveNumber);
     }
 
     void add_hardware_gate_options(CLI::App& app, app::HardwareGateOptions& options)

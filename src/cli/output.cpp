@@ -1,10 +1,7 @@
-#include "cli/output.hpp"
-
 #include <algorithm>
 #include <iostream>
 
-#include <CLI/CLI.hpp>
-
+#include "cli/commands.hpp"
 #include "util/strings.hpp"
 #include "util/url_redaction.hpp"
 
@@ -71,20 +68,20 @@ namespace envcheck::cli
         }
     }
 
-    auto apply_configured_format(FormatChoice& choice, const config::Config& config,
-                                 std::string_view command) -> util::Result<void>
+    auto configure_format(FormatChoice& choice, const config::Config& config,
+                          std::string_view command) -> int
     {
         if (choice.given)
         {
-            return {};
+            return code(Exit::ok);
         }
         auto configured = config::configured_format(config, command, choice.allowed);
         if (!configured)
         {
-            return util::unexpected(configured.error());
+            return report_error(configured.error());
         }
         choice.name = configured->value_or(choice.name);
-        return {};
+        return code(Exit::ok);
     }
 
     auto emit(std::string_view raw, const std::string& path, app::Files& files,

@@ -1,6 +1,7 @@
 #include "host/ports.hpp"
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -211,6 +212,16 @@ namespace envcheck::host
         auto os() -> model::OsFacts override { return system::read_os(system::SystemRoot("/")); }
         auto probe(const app::MachineProbeRequest& request) -> model::MachineFacts override
         {
+            // The probe children inherit this process's environment: what the request's leaves
+            // out must not reach them (slurm-health: the hook's CUDA_VISIBLE_DEVICES is the
+            // job's, not the node's).
+            for (const auto& [name, value] : environment)
+            {
+                if (request.environment && !request.environment->contains(name))
+                {
+                    ::unsetenv(name.c_str());
+                }
+            }
             auto facts = system::probe_machine(
               { request.root, request.environment.value_or(environment), request.driver_timeout });
             facts.runtime = embedded_runtime();

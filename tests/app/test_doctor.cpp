@@ -184,3 +184,16 @@ TEST_CASE("run_doctor skips the checks the configuration names", "[app][doctor]"
     CHECK(devices->status == model::Status::pass);
     CHECK(outcome.verdict() == app::Verdict::clean);
 }
+
+TEST_CASE("doctor_check_list is the doctor's registry, in walk order", "[app][doctor]")
+{
+    const auto rows = app::doctor_check_list();
+    const auto& registry = checks::doctor_checks();
+    REQUIRE(rows.size() == registry.size());
+    for (std::size_t i = 0; i < rows.size(); ++i)
+    {
+        CHECK(rows[i].id == registry[i].id);
+        CHECK(rows[i].description == registry[i].description);
+        CHECK(rows[i].requirement.empty());
+    }
+}

@@ -215,3 +215,16 @@ TEST_CASE("run_smoke leaves busy GPUs alone", "[app][smoke]")
         CHECK(outcome.report.devices[1].probes.at(0).status != model::Status::skip);
     }
 }
+
+TEST_CASE("smoke_probe_list is the smoke port's registry, in run order", "[app][smoke]")
+{
+    FakeWorld world;
+    const auto rows = app::smoke_probe_list(world.smoke);
+    REQUIRE(rows.size() == 3);
+    CHECK(rows[0].id == "hello");
+    CHECK(rows[2].description == "Pinned and pageable host-device copies");
+    world.smoke.registry.push_back({ "fp8", "FP8 matmul", "sm_89" });
+    CHECK(app::smoke_probe_list(world.smoke).back().requirement == "sm_89");
+    world.smoke.registry.clear(); // built without CUDA
+    CHECK(app::smoke_probe_list(world.smoke).empty());
+}

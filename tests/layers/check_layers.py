@@ -33,7 +33,7 @@ WORLD_HEADERS = re.compile(
     r'^(fstream|filesystem|cstdio|stdio\.h|dlfcn\.h|unistd\.h|fcntl\.h|sys/.*|dirent\.h|'
     r'curl/.*|cuda.*|nvml\.h|thread|future|random|ctime|time\.h|netdb\.h|arpa/.*|netinet/.*)$')
 WORLD_CALLS = re.compile(
-    r'\b(getenv|secure_getenv|setenv|putenv|fopen|popen|system|dlopen|'
+    r'\b(getenv|secure_getenv|setenv|unsetenv|putenv|clearenv|fopen|popen|system|dlopen|'
     r'system_clock::now|steady_clock::now|high_resolution_clock::now|current_path|'
     r'std::ifstream|std::ofstream|std::random_device)\b\s*[(:{]?')
 

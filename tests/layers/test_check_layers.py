@@ -36,6 +36,7 @@ def check(fixture):
         "cli/main.cpp: root module includes <filesystem>, which reaches the world",
         "cli/main.cpp: root module includes prefix/reader.hpp of the adapter prefix",
         "cli/main.cpp:9: root module calls getenv",
+        "cli/main.cpp:14: root module calls unsetenv",
         "host/ports.cpp: host module includes app/check.hpp; of the use cases only app/ports.hpp",
         "prefix (adapter) depends on host (host); only the root may",
     ]),
