@@ -83,6 +83,10 @@ step "tests" | tee "$OUT/tests.log"
     done
     echo "---- test_gpu [.gpu]"
     timeout 300 "$BUILD/tests/test_gpu" "[.gpu]" 2>&1 | tail -6
+    # In a process of its own: it forks the probe child, which cannot use CUDA after its parent
+    # has (the [.gpu] cases initialise it in-process).
+    echo "---- test_gpu [.gpu-alone]"
+    timeout 120 "$BUILD/tests/test_gpu" "[.gpu-alone]" 2>&1 | tail -6
     echo "---- tests/gpu/test_smoke.py"
     ENVCHECK="$E" ENVCHECK_SOURCE_DIR="$PWD" ENVCHECK_SHARED_DIR=/nonexistent \
         timeout 200 python3 -m pytest -q -p no:cacheprovider tests/gpu/test_smoke.py 2>&1 | tail -6

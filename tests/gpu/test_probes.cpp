@@ -270,7 +270,11 @@ namespace
         }
     }
 
-    TEST_CASE("a pending smoke run opens only the GPUs it is not told to spare", "[.gpu][smoke]")
+    // Its own process only ([.gpu-alone]: tests/device/run.sh runs it apart): the probe child is
+    // forked, and a child forked after its parent initialised CUDA (as the [.gpu] cases above
+    // do) cannot initialise it again. envcheck itself never calls CUDA outside the child.
+    TEST_CASE("a pending smoke run opens only the GPUs it is not told to spare",
+              "[.gpu-alone][smoke]")
     {
         gpu::SmokeRequest request;
         request.device = 0;
