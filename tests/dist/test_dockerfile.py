@@ -105,4 +105,5 @@ def test_image_has_the_schemas_and_fleet_hooks(image):
 def test_daemonset_runs_the_image_the_dockerfile_builds():
     text = (distenv.SOURCE_DIR / "envs/fleet/kubernetes/daemonset.yaml").read_text()
     assert "image: registry.example.com/envcheck:0.1.0" in text
-    assert "docker build -t envcheck:0.1.0 ." in text and "docker build -t envcheck:0.1.0 ." in DOCKERFILE
+    command = "docker build -f src/dist/Dockerfile -t envcheck:0.1.0 ."
+    assert command in text and command in DOCKERFILE
