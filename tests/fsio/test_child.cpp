@@ -397,8 +397,8 @@ namespace
         }
         SECTION("the time it waited for the parent is not idle time")
         {
-            RunningChild child(ChildJob{ echo, idle_limits(300ms), collect, {} });
-            std::this_thread::sleep_for(500ms); // the parent busy elsewhere, past the idle limit
+            RunningChild child(ChildJob{ echo, idle_limits(1s), collect, {} });
+            std::this_thread::sleep_for(1500ms); // the parent busy elsewhere, past the idle limit
             CHECK(child.send_line("late"));
             const auto report = child.finish();
             CHECK(report.clean());
