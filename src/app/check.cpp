@@ -362,8 +362,6 @@ namespace envcheck::app
                                  std::make_move_iterator(gates.end()));
         }
 
-        // Packages, machine and performance against the lock; returns the machine facts when
-        // the driver and GPUs were probed.
         // The quick smoke run "performs as locked" needs, started as soon as the lock is read:
         // its child loads the driver (cuInit: 0.1 s on an H200) while the environment is read
         // and the machine probed, and opens the GPUs only once the probe has said which are
@@ -377,6 +375,8 @@ namespace envcheck::app
                                                     : nullptr;
         }
 
+        // Packages, machine and performance against the lock; returns the machine facts when
+        // the driver and GPUs were probed.
         auto check_against_lock(const model::Lock& lock, const CheckInputs& inputs,
                                 const model::InstalledEnvironment& installed,
                                 const CheckRequest& request, const checks::PerfTolerance& tolerance,

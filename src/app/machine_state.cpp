@@ -101,12 +101,13 @@ namespace envcheck::app
         SmokeRunRequest request;
         request.mode = model::SmokeMode::quick;
         request.device = std::nullopt;
+        // Asked once: every run spares the same GPUs, and they get no baseline.
+        const auto busy =
+          spare_busy != nullptr ? busy_gpus(request, *spare_busy) : std::map<int, std::string>{};
         std::vector<model::SmokeReport> reports;
         for (int run = 0; run < baseline_runs; ++run)
         {
-            reports.push_back(ports.smoke.start(request)->proceed(
-              spare_busy != nullptr ? busy_gpus(request, *spare_busy)
-                                    : std::map<int, std::string>{}));
+            reports.push_back(ports.smoke.start(request)->proceed(busy));
             const auto& report = reports.back();
             if (report.availability != model::GpuAvailability::available)
             {
@@ -131,12 +132,10 @@ namespace envcheck::app
                     }
                 }
             }
-            // A busy GPU's probes were skipped (busy_gpus): no baseline, and why.
-            if (const auto busy = spare_busy != nullptr
-                                    ? checks::busy_reason(*spare_busy, device.device.index)
-                                    : std::nullopt)
+            // A busy GPU's probes were skipped: no baseline, and why.
+            if (const auto reason = busy.find(device.device.index); reason != busy.end())
             {
-                spared.push_back(*busy); // names the GPU, the processes and --even-if-busy
+                spared.push_back(reason->second); // names the GPU, the processes, --even-if-busy
                 continue;
             }
             baselines.push_back(model::make_baseline(runs, model::SmokeMode::quick));

@@ -813,11 +813,6 @@ namespace envcheck::fsio
         return LineWriter(fd).write_line(line);
     }
 
-    void RunningChild::close_input()
-    {
-        detail::close_fd(m_state->started.input);
-    }
-
     auto RunningChild::finish() -> ChildReport
     {
         auto& started = m_state->started;

@@ -131,8 +131,6 @@ namespace envcheck::fsio
         // Writes `line` and a newline to the child's stdin; false when it cannot (it is gone, or
         // was never started).
         auto send_line(std::string_view line) -> bool;
-        // Closes the child's stdin (it reads end of file).
-        void close_input();
         // Watches it to its end, or its final line; once.
         [[nodiscard]] auto finish() -> ChildReport;
 
