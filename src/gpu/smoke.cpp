@@ -294,18 +294,6 @@ namespace envcheck::gpu
         return limits;
     }
 
-    auto supervise_probes(const SmokeRequest& request, const fsio::ChildMain& child,
-                          const Progress& progress) -> model::SmokeReport
-    {
-        const fsio::ChildLimits limits = limits_for(request);
-        Assembler assembler(request, progress);
-        const fsio::ChildReport outcome =
-          fsio::run_child(child, limits, [&](std::string_view line) { assembler.take(line); });
-        auto report = assembler.finish(outcome, limits);
-        report.duration_seconds = static_cast<double>(outcome.elapsed.count()) / 1000.0;
-        return report;
-    }
-
     struct PendingSmoke::State
     {
         SmokeRequest request; // probes resolved
@@ -313,6 +301,16 @@ namespace envcheck::gpu
         std::optional<Assembler> assembler;
         std::optional<fsio::RunningChild> child;
         bool proceeded = false;
+
+        // Starts `main` under the request's limits; its lines build the report, and its
+        // finish line is the last one watched.
+        void start(const fsio::ChildMain& main)
+        {
+            assembler.emplace(request, progress);
+            child.emplace(fsio::ChildJob{
+              main, limits_for(request), [this](std::string_view line) { assembler->take(line); },
+              [this](std::string_view) { return assembler->finished(); } });
+        }
     };
 
     PendingSmoke::PendingSmoke(const SmokeRequest& request, Progress progress)
@@ -329,13 +327,18 @@ namespace envcheck::gpu
                 state.request.probes.emplace_back(probe.id);
             }
         }
-        state.assembler.emplace(state.request, state.progress);
-        state.child.emplace(fsio::ChildJob{
-          [&state](fsio::LineWriter& writer) { return run_probe_child(state.request, writer); },
-          limits_for(state.request),
-          [&state](std::string_view line) { state.assembler->take(line); },
-          [&state](std::string_view) { return state.assembler->finished(); } });
+        state.start([&state](fsio::LineWriter& writer)
+                    { return run_probe_child(state.request, writer); });
 #endif
+    }
+
+    PendingSmoke::PendingSmoke(const SmokeRequest& request, const fsio::ChildMain& child,
+                               Progress progress)
+      : m_state(std::make_unique<State>())
+    {
+        m_state->request = request;
+        m_state->progress = std::move(progress);
+        m_state->start(child);
     }
 
     PendingSmoke::~PendingSmoke() = default;
@@ -368,6 +371,12 @@ namespace envcheck::gpu
             probed.runtime_cuda = report.runtime_cuda;
         }
         return probed;
+    }
+
+    auto supervise_probes(const SmokeRequest& request, const fsio::ChildMain& child,
+                          const Progress& progress) -> model::SmokeReport
+    {
+        return PendingSmoke(request, child, progress).proceed({});
     }
 
     auto run_smoke(const SmokeRequest& request, const Progress& progress) -> model::SmokeReport

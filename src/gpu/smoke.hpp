@@ -59,6 +59,9 @@ namespace envcheck::gpu
     {
     public:
         PendingSmoke(const SmokeRequest& request, Progress progress);
+        // Any child that speaks wire/events.hpp instead of the probe child (supervise_probes);
+        // `request.probes` must be resolved.
+        PendingSmoke(const SmokeRequest& request, const fsio::ChildMain& child, Progress progress);
         PendingSmoke(const PendingSmoke&) = delete;
         auto operator=(const PendingSmoke&) -> PendingSmoke& = delete;
         ~PendingSmoke(); // a child never given the go-ahead is stopped
@@ -76,7 +79,8 @@ namespace envcheck::gpu
       -> model::SmokeReport;
 
     // The parent's half on its own, for any child that speaks wire/events.hpp (tests use fake
-    // children that hang, crash or write garbage). `request.probes` must be resolved (non-empty).
+    // children that hang, crash or write garbage): PendingSmoke over that child, sparing none.
+    // `request.probes` must be resolved (non-empty).
     [[nodiscard]] auto supervise_probes(const SmokeRequest& request, const fsio::ChildMain& child,
                                         const Progress& progress) -> model::SmokeReport;
 
