@@ -625,16 +625,9 @@ namespace envcheck::specs
                         }
                         if (c == '\'' || c == '"')
                         {
-                            if (depth == 0)
-                            {
-                                fail(at, "unexpected quote inside a value; quote the whole value");
-                                return;
-                            }
-                            const auto closing = m_input.find(c, at + 1);
-                            at = closing == std::string_view::npos || closing >= close
-                                   ? close
-                                   : closing + 1;
-                            continue;
+                            // (inside [...] too: the value could not be quoted when written back)
+                            fail(at, "unexpected quote inside a value; quote the whole value");
+                            return;
                         }
                         depth += c == '[' ? 1 : c == ']' ? -1 : 0;
                         ++at;
@@ -790,15 +783,20 @@ namespace envcheck::specs
             set_span(SpecField::track_features, begin, end);
         }
 
-        auto parse_name(std::size_t begin, std::size_t end) -> std::optional<StringMatcher>
+        // A package name or name pattern; `literal` (a package file's name): a name only.
+        auto parse_name(std::size_t begin, std::size_t end, bool literal = false)
+          -> std::optional<StringMatcher>
         {
             const std::string lowered = util::to_lower(text(begin, end));
             const bool regex =
-              lowered.size() > 1 && lowered.front() == '^' && lowered.back() == '$';
-            if (!regex && lowered.find('*') != std::string::npos)
+              !literal && lowered.size() > 1 && lowered.front() == '^' && lowered.back() == '$';
+            const bool glob = !literal && !regex && lowered.find('*') != std::string::npos;
+            if (regex || glob)
             {
                 // conda does not check a name pattern; characters that would read back as
-                // something else (quotes, brackets, '@', ':') are still refused.
+                // something else are still refused: quotes, '@', ':', and brackets and
+                // parentheses, which conda cuts out of a spec wherever they stand (so a regex
+                // cannot group or hold a class).
                 for (std::size_t i = 0; i < lowered.size(); ++i)
                 {
                     if (std::string_view("'\"[]()@#:").find(lowered[i]) != std::string_view::npos ||
@@ -809,6 +807,9 @@ namespace envcheck::specs
                         return std::nullopt;
                     }
                 }
+            }
+            if (glob)
+            {
                 const auto odd = std::find_if(lowered.begin(), lowered.end(),
                                               [](char c) {
                                                   return !chars::is_alnum(c) && c != '.' &&
@@ -826,7 +827,8 @@ namespace envcheck::specs
                 for (std::size_t i = 0; i < lowered.size(); ++i)
                 {
                     const char c = lowered[i];
-                    if (!chars::is_alnum(c) && c != '.' && c != '_' && c != '-' && c != '*')
+                    if (!chars::is_alnum(c) && c != '.' && c != '_' && c != '-' &&
+                        (c != '*' || literal))
                     {
                         fail(begin + i, std::string("invalid character '") + m_input[begin + i] +
                                           "' in package name");
@@ -1036,7 +1038,13 @@ namespace envcheck::specs
                             return;
                         }
                         channel_end = open;
-                        set_subdir(skip_space(open + 1, close), trim_end(open + 1, close));
+                        const std::size_t subdir_begin = skip_space(open + 1, close);
+                        if (subdir_begin == close)
+                        {
+                            fail(open, "expected a subdir inside the [] after the channel");
+                            return;
+                        }
+                        set_subdir(subdir_begin, trim_end(subdir_begin, close));
                     }
                     const std::size_t channel_begin = skip_space(begin, channel_end);
                     channel_end = trim_end(channel_begin, channel_end);
@@ -1388,14 +1396,39 @@ namespace envcheck::specs
                      "a package file is named <name>-<version>-<build>.conda or .tar.bz2");
                 return;
             }
-            auto name = parse_name(fn_begin, fn_begin + version_dash);
+            // A file names one package: its name, version and build are plain values, never
+            // patterns or constraints (which would read back as something else).
+            auto name = parse_name(fn_begin, fn_begin + version_dash, /*literal=*/true);
             if (!name)
             {
                 return;
             }
             m_spec.m_name = std::move(*name);
             set_span(SpecField::name, fn_begin, fn_begin + version_dash);
-            set_version(fn_begin + version_dash + 1, fn_begin + build_dash);
+            const std::size_t version_begin = fn_begin + version_dash + 1;
+            const std::string_view version_text = text(version_begin, fn_begin + build_dash);
+            if (const auto version = Version::parse(version_text); !version)
+            {
+                fail_inside(version_begin, version.error());
+                return;
+            }
+            if (const auto odd = version_text.find_first_of("*=<>~|,^$");
+                odd != std::string_view::npos)
+            {
+                fail(version_begin + odd, std::string("invalid character '") + version_text[odd] +
+                                            "' in a package file's version");
+                return;
+            }
+            set_version(version_begin, fn_begin + build_dash);
+            for (std::size_t at = fn_begin + build_dash + 1; at < fn_begin + stem.size(); ++at)
+            {
+                if (!positional_safe(text(at, at + 1)))
+                {
+                    fail(at, std::string("invalid character '") + m_input[at] +
+                               "' in a package file's build string");
+                    return;
+                }
+            }
             if (auto build = string_matcher(fn_begin + build_dash + 1, fn_begin + stem.size()))
             {
                 m_spec.m_build = std::move(*build);
@@ -1537,10 +1570,12 @@ namespace envcheck::specs
             const VersionConstraint* clause = clauses.size() == 1 ? &clauses.front() : nullptr;
             const bool starred =
               clause && clause->version.text().find('*') != std::string_view::npos;
-            if (clause && clause->op == VersionOperator::equal)
+            // An exact version holding a literal '*' goes in brackets: conda's sanitizing reads a
+            // positional `==1*a` as the pattern 1*a, with a build after it or not.
+            if (clause && clause->op == VersionOperator::equal && !starred)
             {
-                text.out += "==" + clause->to_string().substr(
-                                     clause->written_with_operator || starred ? 2 : 0);
+                text.out +=
+                  "==" + clause->to_string().substr(clause->written_with_operator ? 2 : 0);
                 return true;
             }
             if (clause && clause->op == VersionOperator::starts_with && !starred)

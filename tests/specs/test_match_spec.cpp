@@ -191,6 +191,9 @@ namespace
             { "foo[fn='test 123.tar.bz2']", "foo[fn='test 123.tar.bz2']" },
             { "pkg[when=\"__linux\"]", "pkg[when=__linux]" },
             { "pkg[optional]", "pkg[optional]" },
+            // Found by fuzz_match_spec: an exact version holding a literal '*' read back as a
+            // pattern when written positionally.
+            { "numpy (==1*a)=2", "numpy[version='(==1*a)',build=2]" },
         };
         for (const auto& c : table)
         {
@@ -303,6 +306,18 @@ namespace
             // channel would be read as that block when the spec is written back.
             { "con(optional)da-forge/linux-:46:num*<=1.2 *[ffmpeg](optional)", 3,
               "invalid character '(' in a channel" },
+            // Found by fuzz_match_spec: what conda would cut out of a name pattern (a regex's
+            // group or class) or could not quote again is refused, and a package file's name,
+            // version and build are plain values, not patterns or constraints.
+            { "^h()()^mo$", 2, "invalid character '(' in a package name pattern" },
+            { "numpy[x' build=a[b\"c]' ]", 18, "unexpected quote inside a value" },
+            { "https://x/linux-64/nu*py-1.0-0.conda", 21, "invalid character '*' in package name" },
+            { "https://x/linux-64/numpy-1.*-0.conda", 27,
+              "invalid character '*' in a package file's version" },
+            { "https://x/linux-64/numpy-2.1~4-0.conda", 28, "invalid character '~' in version" },
+            { "chan[ ]::numpy", 4, "expected a subdir inside the [] after the channel" },
+            { "https://x/linux-64/numpy-1.0-py<3.conda", 31,
+              "invalid character '<' in a package file's build string" },
         };
         for (const auto& bad : table)
         {
