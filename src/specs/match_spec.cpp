@@ -1559,7 +1559,8 @@ namespace envcheck::specs
 
         // The version: positional when it is one clause that reads back the same, else in
         // brackets. True when it is an exact '==' (then a build may follow positionally).
-        auto write_version(const MatchSpec& spec, SpecText& text) -> bool
+        // `positional` false: in brackets whatever it is.
+        auto write_version(const MatchSpec& spec, SpecText& text, bool positional) -> bool
         {
             const VersionSpec& version = spec.version();
             if (version.is_free())
@@ -1567,7 +1568,8 @@ namespace envcheck::specs
                 return false;
             }
             const auto& clauses = version.constraints();
-            const VersionConstraint* clause = clauses.size() == 1 ? &clauses.front() : nullptr;
+            const VersionConstraint* clause =
+              clauses.size() == 1 && positional ? &clauses.front() : nullptr;
             const bool starred =
               clause && clause->version.text().find('*') != std::string_view::npos;
             // An exact version holding a literal '*' goes in brackets: conda's sanitizing reads a
@@ -1623,8 +1625,14 @@ namespace envcheck::specs
     {
         SpecText text;
         write_channel_and_name(*this, text);
-        const bool version_exact = write_version(*this, text);
-        write_build(*this, version_exact, text);
+        const SpecText name_only = text;
+        write_build(*this, write_version(*this, text, true), text);
+        if (!package_extension(text.out).empty())
+        {
+            // A version or build ending in .conda or .tar.bz2 would read back as a package file.
+            text = name_only;
+            write_build(*this, write_version(*this, text, false), text);
+        }
         auto& brackets = text.brackets;
         std::string& out = text.out;
         if (!m_build_number.is_free())

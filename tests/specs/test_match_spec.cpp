@@ -194,6 +194,8 @@ namespace
             // Found by fuzz_match_spec: an exact version holding a literal '*' read back as a
             // pattern when written positionally.
             { "numpy (==1*a)=2", "numpy[version='(==1*a)',build=2]" },
+            // ... and a version ending in .conda read back as a package file.
+            { "oz 38_0.conda*", "oz[version='38_0.conda.*']" },
         };
         for (const auto& c : table)
         {
@@ -290,7 +292,7 @@ namespace
             { "numpy ==", 8, "expected a version after '=='" },
             { "numpy 1.2.3<4", 11, "invalid character '<' in version" },
             { "numpy[version='~=*']", 17, "'~=' needs a version with at least two components" },
-            { "^(aaaa$", 1, "missing ')'" },
+            { "^a{2,1}$", 2, "repetition range with min above max" },
             { "https://x/linux-64/numpy.conda", 19, "<name>-<version>-<build>" },
             // Found by fuzz_match_spec: a pattern cannot be a package's location, and a channel
             // that still ends in a subdir after its subdir is split off does not read back.
