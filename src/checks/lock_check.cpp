@@ -268,16 +268,20 @@ namespace envcheck::checks
                                      util::to_lower(findings[i].name),
                                    i);
             }
-            std::stable_sort(order.begin(), order.end(),
-                             [](const auto& a, const auto& b) { return a.first < b.first; });
+            const auto by_key = [](const auto& a, const auto& b) { return a.first < b.first; };
+            if (std::is_sorted(order.begin(), order.end(), by_key))
+            {
+                return; // the lock's own order, the common case: nothing to move
+            }
+            std::stable_sort(order.begin(), order.end(), by_key);
             // In place, one cycle of the permutation at a time: a sorted copy doubled the peak
             // memory of checking 10,000 packages (a finding holds two packages).
             std::vector<bool> placed(findings.size(), false);
             for (std::size_t start = 0; start < findings.size(); ++start)
             {
-                if (placed[start])
+                if (placed[start] || order[start].second == start)
                 {
-                    continue;
+                    continue; // placed, or already in its place
                 }
                 model::PackageFinding first = std::move(findings[start]);
                 std::size_t at = start;
