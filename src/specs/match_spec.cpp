@@ -194,30 +194,13 @@ namespace envcheck::specs
         // for anything the full parser would refuse: it decides those.
         static auto read_common_shape(std::string_view text) -> std::optional<MatchSpec>
         {
-            const auto is_name_char = [](char c) {
-                return chars::is_digit(c) || (c >= 'a' && c <= 'z') || c == '.' || c == '_' ||
-                       c == '-';
-            };
-            std::size_t name_end = 0;
-            while (name_end < text.size() && is_name_char(text[name_end]))
-            {
-                ++name_end;
-            }
-            const std::string_view name = text.substr(0, name_end);
-            if (name.empty() || name.front() == '.' || name.front() == '-' ||
-                name.find("..") != std::string_view::npos ||
-                name.find("--") != std::string_view::npos || !package_extension(name).empty() ||
-                !package_extension(text).empty())
-            {
-                return std::nullopt;
-            }
-            auto name_matcher = StringMatcher::parse(name);
-            if (!name_matcher)
+            const std::size_t name_end = common_name_end(text);
+            if (name_end == 0)
             {
                 return std::nullopt;
             }
             MatchSpec spec;
-            spec.m_name = std::move(name_matcher).value();
+            spec.m_name = StringMatcher::parse(text.substr(0, name_end)).value(); // exact
             spec.m_spans[static_cast<std::size_t>(SpecField::name)] = TextSpan{ 0, name_end };
             if (name_end == text.size())
             {
@@ -241,27 +224,15 @@ namespace envcheck::specs
             {
                 return std::nullopt;
             }
-
             // The build: after one more space, to the end.
             if (version_end < text.size())
             {
                 const std::string_view build = text.substr(version_end + 1);
-                const bool plain_build =
-                  !build.empty() && std::all_of(build.begin(), build.end(),
-                                                [](char c) {
-                                                    return chars::is_alnum(c) || c == '_' ||
-                                                           c == '.' || c == '+' || c == '*';
-                                                });
-                if (!plain_build)
+                if (!is_common_build(build))
                 {
                     return std::nullopt;
                 }
-                auto build_matcher = StringMatcher::parse(build);
-                if (!build_matcher)
-                {
-                    return std::nullopt;
-                }
-                spec.m_build = std::move(build_matcher).value();
+                spec.m_build = StringMatcher::parse(build).value(); // exact or glob
                 spec.m_spans[static_cast<std::size_t>(SpecField::build)] =
                   TextSpan{ version_end + 1, build.size() };
             }
@@ -288,6 +259,37 @@ namespace envcheck::specs
         }
 
     private:
+        // Where a plain lowercase package name at the start of `text` ends; 0 when the text
+        // does not start with one the full parser would take as it is (a pattern, upper case,
+        // a name it refuses, a package file).
+        static auto common_name_end(std::string_view text) -> std::size_t
+        {
+            std::size_t end = 0;
+            while (end < text.size() &&
+                   (chars::is_digit(text[end]) || (text[end] >= 'a' && text[end] <= 'z') ||
+                    text[end] == '.' || text[end] == '_' || text[end] == '-'))
+            {
+                ++end;
+            }
+            const std::string_view name = text.substr(0, end);
+            const bool refused = name.empty() || name.front() == '.' || name.front() == '-' ||
+                                 name.find("..") != std::string_view::npos ||
+                                 name.find("--") != std::string_view::npos;
+            const bool package_file =
+              !package_extension(name).empty() || !package_extension(text).empty();
+            return refused || package_file ? 0 : end;
+        }
+
+        // A build string of plain characters and '*' globs.
+        static auto is_common_build(std::string_view build) -> bool
+        {
+            return !build.empty() && std::all_of(build.begin(), build.end(),
+                                                 [](char c) {
+                                                     return chars::is_alnum(c) || c == '_' ||
+                                                            c == '.' || c == '+' || c == '*';
+                                                 });
+        }
+
         // Clauses joined by ',', each an optional operator (not a lone '=', which the full
         // parser sanitizes) and version characters; a leading `==` only alone, without ','.
         static auto is_common_version(std::string_view version) -> bool
