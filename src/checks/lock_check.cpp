@@ -268,16 +268,20 @@ namespace envcheck::checks
                                      util::to_lower(findings[i].name),
                                    i);
             }
-            std::stable_sort(order.begin(), order.end(),
-                             [](const auto& a, const auto& b) { return a.first < b.first; });
+            const auto by_key = [](const auto& a, const auto& b) { return a.first < b.first; };
+            if (std::is_sorted(order.begin(), order.end(), by_key))
+            {
+                return; // the lock's own order, the common case: nothing to move
+            }
+            std::stable_sort(order.begin(), order.end(), by_key);
             // In place, one cycle of the permutation at a time: a sorted copy doubled the peak
             // memory of checking 10,000 packages (a finding holds two packages).
             std::vector<bool> placed(findings.size(), false);
             for (std::size_t start = 0; start < findings.size(); ++start)
             {
-                if (placed[start])
+                if (placed[start] || order[start].second == start)
                 {
-                    continue;
+                    continue; // placed, or already in its place
                 }
                 model::PackageFinding first = std::move(findings[start]);
                 std::size_t at = start;
@@ -366,10 +370,16 @@ namespace envcheck::checks
     auto compare_to_lock(const model::Lock& lock, const model::InstalledEnvironment& installed)
       -> std::vector<model::PackageFinding>
     {
+        return compare_to_lock(lock.packages, lock.optional_packages, installed.packages);
+    }
+
+    auto compare_to_lock(std::vector<model::Package> locked_packages,
+                         std::vector<model::Package> optional_packages,
+                         std::vector<model::Package> packages) -> std::vector<model::PackageFinding>
+    {
         // Installed packages by key, and by their pip-normalized name for cross-manager matches;
         // hashed, and whether each is matched yet kept by its index (issue 19: ordered maps of
         // keys and a map of pointers were most of comparing 10,000 packages).
-        const auto& packages = installed.packages;
         std::unordered_map<std::string, std::size_t> by_key;
         std::unordered_map<std::string, std::vector<std::size_t>> by_project;
         by_key.reserve(packages.size());
@@ -381,9 +391,11 @@ namespace envcheck::checks
         }
         std::vector<bool> consumed(packages.size(), false);
         std::vector<model::PackageFinding> findings;
-        findings.reserve(lock.packages.size() + 16);
+        findings.reserve(locked_packages.size() + 16);
 
-        const auto compare = [&](const model::Package& locked, bool optional)
+        // Each package moves into its finding once compared: a consumed installed package is
+        // never looked at again.
+        const auto compare = [&](model::Package& locked, bool optional)
         {
             if (is_virtual(locked))
             {
@@ -407,38 +419,39 @@ namespace envcheck::checks
                     }
                 }
             }
-            const model::Package* match = matched ? &packages[*matched] : nullptr;
-            if (match == nullptr && optional)
+            if (!matched && optional)
             {
                 return;
             }
             model::PackageFinding finding;
             finding.name = locked.name;
             finding.manager = locked.manager;
-            finding.expected = locked;
-            if (match == nullptr)
+            if (!matched)
             {
                 finding.status = model::PackageStatus::missing;
                 finding.reason =
                   "locked " +
                   (locked.manager == model::Manager::conda ? conda_label(locked) : locked.version) +
                   ", not installed";
+                finding.expected = std::move(locked);
                 findings.push_back(std::move(finding));
                 return;
             }
             consumed[*matched] = true;
-            finding.installed = *match;
-            finding.reason = identity_difference(locked, *match);
+            model::Package& match = packages[*matched];
+            finding.reason = identity_difference(locked, match);
             finding.status =
               finding.reason.empty() ? model::PackageStatus::ok : model::PackageStatus::changed;
-            finding.notes = source_notes(locked, *match);
+            finding.notes = source_notes(locked, match);
+            finding.expected = std::move(locked);
+            finding.installed = std::move(match);
             findings.push_back(std::move(finding));
         };
-        for (const auto& locked : lock.packages)
+        for (auto& locked : locked_packages)
         {
             compare(locked, false);
         }
-        for (const auto& locked : lock.optional_packages)
+        for (auto& locked : optional_packages)
         {
             compare(locked, true);
         }
@@ -448,11 +461,10 @@ namespace envcheck::checks
             {
                 continue;
             }
-            const auto& package = packages[i];
+            auto& package = packages[i];
             model::PackageFinding finding;
             finding.name = package.name;
             finding.manager = package.manager;
-            finding.installed = package;
             finding.status = model::PackageStatus::extra;
             finding.reason =
               "installed " +
@@ -461,6 +473,7 @@ namespace envcheck::checks
                  ? " by " + package.installer
                  : std::string()) +
               ", not in the lock";
+            finding.installed = std::move(package);
             findings.push_back(std::move(finding));
         }
         sort_findings(findings);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "specs/chars.hpp"
+#include "specs/match_spec_fast_path.hpp"
 #include "specs/platform.hpp"
 #include "util/strings.hpp"
 
@@ -184,7 +185,154 @@ namespace envcheck::specs
             return std::move(m_spec);
         }
 
+        // The fast path (issue 19): the shapes nearly every record's depends take -- `name`,
+        // `name >=1.2`, `name >=1.0,<2.0a0`, `name 1.2.*`, `name ==1.2 py_0`, `numpy>=1.26` --
+        // read straight into the spec, skipping the steps (comment, condition, brackets, legacy
+        // block, channel, build split, sanitizing) that cannot apply to them. The result is what
+        // run() makes of the text, spans and warnings included (test_match_spec_fast_path holds
+        // the two together over the corpus and the vectors); nullopt for any other text, and
+        // for anything the full parser would refuse: it decides those.
+        static auto read_common_shape(std::string_view text) -> std::optional<MatchSpec>
+        {
+            const std::size_t name_end = common_name_end(text);
+            if (name_end == 0)
+            {
+                return std::nullopt;
+            }
+            MatchSpec spec;
+            spec.m_name = StringMatcher::parse(text.substr(0, name_end)).value(); // exact
+            spec.m_spans[static_cast<std::size_t>(SpecField::name)] = TextSpan{ 0, name_end };
+            if (name_end == text.size())
+            {
+                return spec;
+            }
+
+            // The version: after one space, or right after the name when an operator starts it.
+            std::size_t version_begin = name_end;
+            if (text[name_end] == ' ')
+            {
+                ++version_begin;
+            }
+            else if (std::string_view("<>!=~").find(text[name_end]) == std::string_view::npos)
+            {
+                return std::nullopt;
+            }
+            const std::size_t version_end = std::min(text.find(' ', version_begin), text.size());
+            const std::string_view version =
+              text.substr(version_begin, version_end - version_begin);
+            if (!is_common_version(version) || text.find(" if ") != std::string_view::npos)
+            {
+                return std::nullopt;
+            }
+            // The build: after one more space, to the end.
+            if (version_end < text.size())
+            {
+                const std::string_view build = text.substr(version_end + 1);
+                if (!is_common_build(build))
+                {
+                    return std::nullopt;
+                }
+                spec.m_build = StringMatcher::parse(build).value(); // exact or glob
+                spec.m_spans[static_cast<std::size_t>(SpecField::build)] =
+                  TextSpan{ version_end + 1, build.size() };
+            }
+
+            // As set_version sanitizes it: a leading `==` goes when no ',' follows (the only
+            // case left to this path).
+            const std::size_t sanitized_begin =
+              version.starts_with("==") ? version_begin + 2 : version_begin;
+            auto version_spec =
+              VersionSpec::parse(text.substr(sanitized_begin, version_end - sanitized_begin));
+            if (!version_spec)
+            {
+                return std::nullopt;
+            }
+            for (const auto& warning : version_spec->warnings())
+            {
+                spec.m_warnings.push_back(
+                  { sanitized_begin + warning.offset, warning.length, warning.message });
+            }
+            spec.m_version = std::move(version_spec).value();
+            spec.m_spans[static_cast<std::size_t>(SpecField::version)] =
+              TextSpan{ version_begin, version.size() };
+            return spec;
+        }
+
     private:
+        // Where a plain lowercase package name at the start of `text` ends; 0 when the text
+        // does not start with one the full parser would take as it is (a pattern, upper case,
+        // a name it refuses, a package file).
+        static auto common_name_end(std::string_view text) -> std::size_t
+        {
+            std::size_t end = 0;
+            while (end < text.size() &&
+                   (chars::is_digit(text[end]) || (text[end] >= 'a' && text[end] <= 'z') ||
+                    text[end] == '.' || text[end] == '_' || text[end] == '-'))
+            {
+                ++end;
+            }
+            const std::string_view name = text.substr(0, end);
+            const bool refused = name.empty() || name.front() == '.' || name.front() == '-' ||
+                                 name.find("..") != std::string_view::npos ||
+                                 name.find("--") != std::string_view::npos;
+            const bool package_file =
+              !package_extension(name).empty() || !package_extension(text).empty();
+            return refused || package_file ? 0 : end;
+        }
+
+        // A build string of plain characters and '*' globs.
+        static auto is_common_build(std::string_view build) -> bool
+        {
+            return !build.empty() && std::all_of(build.begin(), build.end(),
+                                                 [](char c) {
+                                                     return chars::is_alnum(c) || c == '_' ||
+                                                            c == '.' || c == '+' || c == '*';
+                                                 });
+        }
+
+        // Clauses joined by ',', each an optional operator (not a lone '=', which the full
+        // parser sanitizes) and version characters; a leading `==` only alone, without ','.
+        static auto is_common_version(std::string_view version) -> bool
+        {
+            if (version.empty() ||
+                (version.starts_with("==") && version.find(',') != std::string_view::npos))
+            {
+                return false;
+            }
+            std::size_t at = 0;
+            while (true)
+            {
+                for (const std::string_view op : { ">=", "<=", "==", "!=", "~=", ">", "<" })
+                {
+                    if (version.substr(at).starts_with(op))
+                    {
+                        at += op.size();
+                        break;
+                    }
+                }
+                const std::size_t clause_begin = at;
+                while (at < version.size() &&
+                       (chars::is_alnum(version[at]) || version[at] == '.' || version[at] == '_' ||
+                        version[at] == '*' || version[at] == '+'))
+                {
+                    ++at;
+                }
+                if (at == clause_begin)
+                {
+                    return false;
+                }
+                if (at == version.size())
+                {
+                    return true;
+                }
+                if (version[at] != ',')
+                {
+                    return false;
+                }
+                ++at;
+            }
+        }
+
         struct BracketEntry
         {
             SpecField field = SpecField::name;
@@ -1456,8 +1604,22 @@ namespace envcheck::specs
 
     auto MatchSpec::parse(std::string_view text) -> util::Result<MatchSpec, util::ParseError>
     {
+        if (auto common = MatchSpecParser::read_common_shape(text))
+        {
+            return std::move(*common);
+        }
+        return parse_match_spec_full(text);
+    }
+
+    auto parse_match_spec_full(std::string_view text) -> util::Result<MatchSpec, util::ParseError>
+    {
         MatchSpecParser parser(text);
         return parser.run();
+    }
+
+    auto parse_match_spec_common_shape(std::string_view text) -> std::optional<MatchSpec>
+    {
+        return MatchSpecParser::read_common_shape(text);
     }
 
     // ---------------------------------------------------------------------------------------

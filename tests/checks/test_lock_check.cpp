@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -158,6 +159,61 @@ namespace
                 CHECK_FALSE(finding.installed.has_value());
             }
         }
+    }
+
+    TEST_CASE("compare_to_lock over handed-over packages", "[checks][LockCheck]")
+    {
+        // The packages move into the findings: the same findings as from the lock and the
+        // environment, each holding the very packages it compared.
+        model::Lock lock;
+        lock.packages = { conda("python", "3.11.7", "h0", "p1"), conda("numpy", "1.26.4", "py311"),
+                          conda("zlib", "1.3", "h1"), pip("requests", "2.32.3") };
+        lock.optional_packages = { conda("ruff", "0.5", "0"), conda("pytest", "8.0", "0") };
+        model::InstalledEnvironment installed;
+        installed.packages = { conda("python", "3.11.7", "h0", "p2"),
+                               conda("numpy", "1.26.4", "py312"), conda("ruff", "0.5", "0"),
+                               conda("extra", "1", "0"), pip("requests", "2.32.3") };
+        installed.packages[0].depends = { "libzlib >=1.3", "tzdata" };
+        const auto from_lock = checks::compare_to_lock(lock, installed);
+        const auto handed_over =
+          checks::compare_to_lock(lock.packages, lock.optional_packages, installed.packages);
+        REQUIRE(handed_over.size() == from_lock.size());
+        REQUIRE(handed_over.size() == 6);
+        for (std::size_t i = 0; i < handed_over.size(); ++i)
+        {
+            const auto& a = handed_over[i];
+            const auto& b = from_lock[i];
+            INFO(a.name);
+            CHECK(a.name == b.name);
+            CHECK(a.status == b.status);
+            CHECK(a.reason == b.reason);
+            CHECK(a.notes == b.notes);
+            CHECK(a.expected == b.expected);
+            CHECK(a.installed == b.installed);
+            const auto locked =
+              std::find_if(lock.packages.begin(), lock.packages.end(),
+                           [&](const model::Package& p) { return p.name == a.name; });
+            const auto optional =
+              std::find_if(lock.optional_packages.begin(), lock.optional_packages.end(),
+                           [&](const model::Package& p) { return p.name == a.name; });
+            if (a.expected)
+            {
+                CHECK(*a.expected == (locked != lock.packages.end() ? *locked : *optional));
+            }
+            const auto have =
+              std::find_if(installed.packages.begin(), installed.packages.end(),
+                           [&](const model::Package& p) { return p.name == a.name; });
+            CHECK(a.installed.has_value() == (have != installed.packages.end()));
+            if (a.installed)
+            {
+                CHECK(*a.installed == *have);
+            }
+        }
+        CHECK(status_of(handed_over, "python") == "changed"); // another sha256
+        CHECK(status_of(handed_over, "zlib") == "missing");
+        CHECK(status_of(handed_over, "extra") == "extra");
+        CHECK(status_of(handed_over, "ruff") == "ok");
+        CHECK(status_of(handed_over, "pytest") == "absent");
     }
 
     TEST_CASE("source_notes and channel_name", "[checks][LockCheck]")
