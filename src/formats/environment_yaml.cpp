@@ -8,6 +8,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "formats/yaml_document.hpp"
 #include "util/strings.hpp"
 
 namespace envcheck::formats
@@ -554,20 +555,21 @@ namespace envcheck::formats
             return "a string";
         }
 
-        auto describe(const YAML::Node& node) -> std::string
+        template<class YamlNode>
+        auto describe(const YamlNode& node) -> std::string
         {
-            switch (node.Type())
+            if (node.is_sequence())
             {
-                case YAML::NodeType::Sequence:
-                    return "a list";
-                case YAML::NodeType::Map:
-                    return "a mapping";
-                case YAML::NodeType::Null:
-                case YAML::NodeType::Undefined:
-                    return "nothing";
-                case YAML::NodeType::Scalar:
-                    return node.Tag() == "?" ? std::string(describe(plain_type(node.Scalar())))
-                                             : std::string("a string");
+                return "a list";
+            }
+            if (node.is_map())
+            {
+                return "a mapping";
+            }
+            if (node.is_scalar())
+            {
+                return node.tag() == "?" ? std::string(describe(plain_type(node.scalar())))
+                                         : std::string("a string");
             }
             return "nothing";
         }
@@ -609,26 +611,164 @@ namespace envcheck::formats
                      static_cast<std::size_t>(mark.column) + 1 };
         }
 
+        // The Loader reads either parser's tree through the same few questions, asked in
+        // yaml-cpp's terms: tag() is "?" for a plain scalar or a collection without a tag and
+        // "!" for a quoted or block scalar without one; a null is not a scalar; mark() is where
+        // the node starts, its column counted in bytes.
+        class YamlCppNode
+        {
+        public:
+            explicit YamlCppNode(YAML::Node node)
+              : m_node(std::move(node))
+            {
+            }
+
+            auto is_scalar() const -> bool { return m_node.IsScalar(); }
+            auto is_sequence() const -> bool { return m_node.IsSequence(); }
+            auto is_map() const -> bool { return m_node.IsMap(); }
+            auto is_null() const -> bool { return m_node.IsNull(); }
+            auto scalar() const -> std::string_view { return m_node.Scalar(); }
+            auto tag() const -> std::string_view { return m_node.Tag(); }
+            auto mark() const -> TextPosition { return to_position(m_node.Mark()); }
+
+            auto items() const -> std::vector<YamlCppNode>
+            {
+                return { m_node.begin(), m_node.end() };
+            }
+
+            auto pairs() const -> std::vector<std::pair<YamlCppNode, YamlCppNode>>
+            {
+                std::vector<std::pair<YamlCppNode, YamlCppNode>> pairs;
+                for (const auto& entry : m_node)
+                {
+                    pairs.emplace_back(YamlCppNode(entry.first), YamlCppNode(entry.second));
+                }
+                return pairs;
+            }
+
+        private:
+            YAML::Node m_node;
+        };
+
+        // libyaml counts columns in characters, yaml-cpp (and so every position the loader has
+        // ever reported) in bytes: the same on ASCII lines.
+        auto byte_column(std::string_view line, std::size_t character_column) -> std::size_t
+        {
+            std::size_t byte = 0;
+            for (std::size_t character = 1; character < character_column; ++character)
+            {
+                if (byte >= line.size())
+                {
+                    return byte + 1 + (character_column - character);
+                }
+                const auto lead = static_cast<unsigned char>(line[byte]);
+                byte += lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
+            }
+            return byte + 1;
+        }
+
+        // What the nodes of one libyaml reading share.
+        struct LibyamlReading
+        {
+            const std::vector<Line>* lines = nullptr; // for byte columns; null for ASCII text
+            // A mapping had an empty key ("? " or ": x"), whose position libyaml gives after
+            // the indicator and yaml-cpp at the next token: leave the file to yaml-cpp.
+            bool empty_key = false;
+        };
+
+        class LibyamlNode
+        {
+        public:
+            LibyamlNode(yaml::Node node, LibyamlReading* reading)
+              : m_node(node)
+              , m_reading(reading)
+            {
+            }
+
+            auto is_scalar() const -> bool { return m_node.is_scalar() && !is_null(); }
+            auto is_sequence() const -> bool { return m_node.is_sequence(); }
+            auto is_map() const -> bool { return m_node.is_mapping(); }
+            // yaml-cpp reads a plain null as null only without a tag (so does YAML).
+            auto is_null() const -> bool { return m_node.is_null() && m_node.tag().empty(); }
+            auto scalar() const -> std::string_view { return m_node.scalar_text(); }
+
+            auto tag() const -> std::string_view
+            {
+                if (!m_node.tag().empty())
+                {
+                    return m_node.tag();
+                }
+                return m_node.is_scalar() && m_node.style() != yaml::ScalarStyle::plain ? "!" : "?";
+            }
+
+            auto mark() const -> TextPosition
+            {
+                TextPosition position{ m_node.line(), m_node.column() };
+                const std::vector<Line>* lines = m_reading->lines;
+                if (lines != nullptr && position.line >= 1 && position.line <= lines->size())
+                {
+                    position.column =
+                      byte_column((*lines)[position.line - 1].text, position.column);
+                }
+                return position;
+            }
+
+            auto items() const -> std::vector<LibyamlNode>
+            {
+                std::vector<LibyamlNode> items;
+                items.reserve(m_node.size());
+                for (std::size_t i = 0; i < m_node.size(); ++i)
+                {
+                    items.emplace_back(m_node.item(i), m_reading);
+                }
+                return items;
+            }
+
+            auto pairs() const -> std::vector<std::pair<LibyamlNode, LibyamlNode>>
+            {
+                std::vector<std::pair<LibyamlNode, LibyamlNode>> pairs;
+                pairs.reserve(m_node.size());
+                for (std::size_t i = 0; i < m_node.size(); ++i)
+                {
+                    const yaml::Node key = m_node.key(i);
+                    if (key.is_scalar() && key.style() == yaml::ScalarStyle::plain &&
+                        key.tag().empty() && key.scalar_text().empty())
+                    {
+                        m_reading->empty_key = true;
+                    }
+                    pairs.emplace_back(LibyamlNode(key, m_reading),
+                                       LibyamlNode(m_node.value(i), m_reading));
+                }
+                return pairs;
+            }
+
+        private:
+            yaml::Node m_node;
+            LibyamlReading* m_reading;
+        };
+
         constexpr std::array<std::string_view, 5> known_keys{ "name", "prefix", "channels",
                                                               "dependencies", "variables" };
         constexpr std::array<std::string_view, 4> extension_keys{ "platforms", "category",
                                                                   "pip-repositories",
                                                                   "allow-pypi-requests" };
 
+        // Builds the EnvironmentFile from either parser's tree (YamlCppNode or LibyamlNode).
+        template<class YamlNode>
         class Loader
         {
         public:
-            explicit Loader(std::string_view text)
+            Loader(std::string_view text, const std::vector<Line>& lines)
               : m_text(text)
-              , m_lines(split_into_lines(text))
+              , m_lines(lines)
             {
             }
 
-            auto load(const YAML::Node& root) -> std::optional<EnvDiagnostic>
+            auto load(const YamlNode& root) -> std::optional<EnvDiagnostic>
             {
-                if (root.IsScalar())
+                if (root.is_scalar())
                 {
-                    const std::string head(util::trim(root.Scalar()).substr(0, 40));
+                    const std::string head(util::trim(root.scalar()).substr(0, 40));
                     return make_diagnostic(
                       rule::not_a_mapping,
                       "the file is plain text ('" + head +
@@ -636,7 +776,7 @@ namespace envcheck::formats
                       start_of(root),
                       "Write 'dependencies:' and list the packages under it as '- name' entries.");
                 }
-                if (root.IsSequence())
+                if (root.is_sequence())
                 {
                     return make_diagnostic(
                       rule::not_a_mapping,
@@ -644,7 +784,7 @@ namespace envcheck::formats
                       "with name, channels and dependencies keys",
                       start_of(root));
                 }
-                if (!root.IsMap())
+                if (!root.is_map())
                 {
                     return make_diagnostic(rule::empty, "the file has no content", { 1, 1 });
                 }
@@ -652,7 +792,7 @@ namespace envcheck::formats
                 {
                     return duplicate;
                 }
-                for (const auto& entry : root)
+                for (const auto& entry : root.pairs())
                 {
                     check_quote(entry.first);
                     if (auto failure = load_key(entry.first, entry.second))
@@ -682,9 +822,9 @@ namespace envcheck::formats
                          : std::string_view{};
             }
 
-            auto start_of(const YAML::Node& node) const -> TextPosition
+            auto start_of(const YamlNode& node) const -> TextPosition
             {
-                const TextPosition position = to_position(node.Mark());
+                const TextPosition position = node.mark();
                 return position.line == 0 ? TextPosition{ 1, 1 } : position;
             }
 
@@ -694,9 +834,9 @@ namespace envcheck::formats
             }
 
             // Where the value's text begins: after an anchor, a tag and an opening quote.
-            auto value_position(const YAML::Node& node) const -> TextPosition
+            auto value_position(const YamlNode& node) const -> TextPosition
             {
-                TextPosition position = to_position(node.Mark());
+                TextPosition position = node.mark();
                 const std::string_view line = line_at(position);
                 while (position.column >= 1 && position.column <= line.size() &&
                        (line[position.column - 1] == '&' || line[position.column - 1] == '!'))
@@ -714,7 +854,7 @@ namespace envcheck::formats
                 if (position.column >= 1 && position.column <= line.size())
                 {
                     const char first = line[position.column - 1];
-                    if (node.Tag() == "!" && (first == '"' || first == '\''))
+                    if (node.tag() == "!" && (first == '"' || first == '\''))
                     {
                         ++position.column;
                     }
@@ -743,9 +883,9 @@ namespace envcheck::formats
 
             // yaml-cpp reads an unterminated quoted scalar to the end of the file without an
             // error; PyYAML (and so conda) rejects it.
-            void check_quote(const YAML::Node& node)
+            void check_quote(const YamlNode& node)
             {
-                if (m_failure || !node.IsScalar() || node.Tag() != "!")
+                if (m_failure || !node.is_scalar() || node.tag() != "!")
                 {
                     return;
                 }
@@ -811,16 +951,16 @@ namespace envcheck::formats
                   make_diagnostic(rule_id, std::move(message), position, std::move(fix)));
             }
 
-            auto find_duplicate_key(const YAML::Node& map) const -> std::optional<EnvDiagnostic>
+            auto find_duplicate_key(const YamlNode& map) const -> std::optional<EnvDiagnostic>
             {
                 std::vector<std::pair<std::string, TextPosition>> seen;
-                for (const auto& entry : map)
+                for (const auto& entry : map.pairs())
                 {
-                    if (!entry.first.IsScalar())
+                    if (!entry.first.is_scalar())
                     {
                         continue;
                     }
-                    const std::string& key = entry.first.Scalar();
+                    const std::string key(entry.first.scalar());
                     const TextPosition position = start_of(entry.first);
                     const auto first =
                       std::find_if(seen.begin(), seen.end(),
@@ -838,57 +978,57 @@ namespace envcheck::formats
                 return std::nullopt;
             }
 
-            void check_tag(const YAML::Node& node)
+            void check_tag(const YamlNode& node)
             {
-                if (node.Tag().starts_with("tag:yaml.org,2002:python/"))
+                if (node.tag().starts_with("tag:yaml.org,2002:python/"))
                 {
                     add(rule::python_tag,
-                        "'!!" + node.Tag().substr(18) +
+                        "'!!" + std::string(node.tag().substr(18)) +
                           "' tag: PyYAML's safe loader and other tools reject it",
                         start_of(node));
                 }
             }
 
             // A string value, or a yaml.wrong-type diagnostic and nullopt.
-            auto string_value(const YAML::Node& node, std::string_view what, TextPosition fallback)
+            auto string_value(const YamlNode& node, std::string_view what, TextPosition fallback)
               -> std::optional<EnvString>
             {
-                const bool plain_non_string = node.IsScalar() && node.Tag() == "?" &&
-                                              plain_type(node.Scalar()) != PlainType::string;
-                if (!node.IsScalar() || plain_non_string)
+                const bool plain_non_string = node.is_scalar() && node.tag() == "?" &&
+                                              plain_type(node.scalar()) != PlainType::string;
+                if (!node.is_scalar() || plain_non_string)
                 {
-                    const TextPosition position = node.IsNull() ? fallback : start_of(node);
+                    const TextPosition position = node.is_null() ? fallback : start_of(node);
                     std::string message =
                       std::string(what) + " must be a string, found " + describe(node);
-                    if (node.IsScalar())
+                    if (node.is_scalar())
                     {
-                        message += " ('" + node.Scalar() + "')";
+                        message += " ('" + std::string(node.scalar()) + "')";
                     }
                     add(rule::wrong_type, std::move(message), position);
                     return std::nullopt;
                 }
                 check_quote(node);
-                if (util::trim(node.Scalar()).empty())
+                if (util::trim(node.scalar()).empty())
                 {
                     add(rule::wrong_type, std::string(what) + " must not be empty",
                         value_position(node));
                     return std::nullopt;
                 }
-                return EnvString{ node.Scalar(), value_position(node) };
+                return EnvString{ std::string(node.scalar()), value_position(node) };
             }
 
-            auto load_key(const YAML::Node& key_node, const YAML::Node& value)
+            auto load_key(const YamlNode& key_node, const YamlNode& value)
               -> std::optional<EnvDiagnostic>
             {
                 const TextPosition key_position = start_of(key_node);
-                if (!key_node.IsScalar())
+                if (!key_node.is_scalar())
                 {
                     add(rule::wrong_type,
                         "a top-level key must be a string, found " + describe(key_node),
                         key_position);
                     return std::nullopt;
                 }
-                const std::string& key = key_node.Scalar();
+                const std::string key(key_node.scalar());
                 if (key == "name" || key == "prefix")
                 {
                     auto text = string_value(value, "'" + key + "'", key_position);
@@ -950,13 +1090,13 @@ namespace envcheck::formats
                 }
             }
 
-            void load_channels(const YAML::Node& value)
+            void load_channels(const YamlNode& value)
             {
-                if (value.IsNull())
+                if (value.is_null())
                 {
                     return;
                 }
-                if (!value.IsSequence())
+                if (!value.is_sequence())
                 {
                     add(rule::wrong_type, "'channels' must be a list, found " + describe(value),
                         start_of(value),
@@ -964,32 +1104,31 @@ namespace envcheck::formats
                     return;
                 }
                 check_tag(value);
-                for (const auto& item : value)
+                for (const auto& item : value.items())
                 {
-                    if (auto channel =
-                          string_value(item, "a channel", previous_token(to_position(item.Mark()))))
+                    if (auto channel = string_value(item, "a channel", previous_token(item.mark())))
                     {
                         m_file.channels.push_back(std::move(*channel));
                     }
                 }
             }
 
-            auto load_dependencies(const YAML::Node& value) -> std::optional<EnvDiagnostic>
+            auto load_dependencies(const YamlNode& value) -> std::optional<EnvDiagnostic>
             {
-                if (value.IsNull())
+                if (value.is_null())
                 {
                     return std::nullopt;
                 }
-                if (!value.IsSequence())
+                if (!value.is_sequence())
                 {
                     add(rule::wrong_type, "'dependencies' must be a list, found " + describe(value),
                         start_of(value), "Write each package on its own line as '  - numpy=1.26'.");
                     return std::nullopt;
                 }
                 check_tag(value);
-                for (const auto& item : value)
+                for (const auto& item : value.items())
                 {
-                    if (item.IsMap())
+                    if (item.is_map())
                     {
                         if (auto failure = load_subsections(item))
                         {
@@ -997,20 +1136,19 @@ namespace envcheck::formats
                         }
                         continue;
                     }
-                    if (item.IsScalar() && item.Tag() == "?" &&
-                        plain_type(item.Scalar()) != PlainType::string)
+                    if (item.is_scalar() && item.tag() == "?" &&
+                        plain_type(item.scalar()) != PlainType::string)
                     {
                         add(rule::wrong_type,
-                            "'" + item.Scalar() + "' is read as " +
-                              std::string(describe(plain_type(item.Scalar()))) +
+                            "'" + std::string(item.scalar()) + "' is read as " +
+                              std::string(describe(plain_type(item.scalar()))) +
                               ", not a package spec",
                             start_of(item),
-                            "Write the package name too, as in 'python=" + item.Scalar() +
-                              "', or quote the value.");
+                            "Write the package name too, as in 'python=" +
+                              std::string(item.scalar()) + "', or quote the value.");
                         continue;
                     }
-                    if (auto spec = string_value(item, "a dependency",
-                                                 previous_token(to_position(item.Mark()))))
+                    if (auto spec = string_value(item, "a dependency", previous_token(item.mark())))
                     {
                         std::string selector = comment_selector(spec->position);
                         m_file.dependencies.push_back(EnvDependency{
@@ -1020,17 +1158,17 @@ namespace envcheck::formats
                 return std::nullopt;
             }
 
-            auto load_subsections(const YAML::Node& map) -> std::optional<EnvDiagnostic>
+            auto load_subsections(const YamlNode& map) -> std::optional<EnvDiagnostic>
             {
                 if (auto duplicate = find_duplicate_key(map))
                 {
                     return duplicate;
                 }
-                for (const auto& entry : map)
+                for (const auto& entry : map.pairs())
                 {
                     const TextPosition key_position = start_of(entry.first);
                     const std::string key =
-                      entry.first.IsScalar() ? entry.first.Scalar() : std::string{};
+                      entry.first.is_scalar() ? std::string(entry.first.scalar()) : std::string{};
                     if (key == "pip")
                     {
                         if (m_file.pip_position.line == 0)
@@ -1052,15 +1190,15 @@ namespace envcheck::formats
                               EnvDependency{ std::move(spec->value), spec->position, selector });
                         }
                     }
-                    else if (entry.second.IsScalar() && !key.empty())
+                    else if (entry.second.is_scalar() && !key.empty())
                     {
                         add(rule::unknown_subsection,
-                            "'" + key + ": " + entry.second.Scalar() +
+                            "'" + key + ": " + std::string(entry.second.scalar()) +
                               "' is a mapping; conda reads mappings in dependencies as installer "
                               "subsections and knows only 'pip'",
                             key_position,
-                            "Write it as one string: '- " + key + "=" + entry.second.Scalar() +
-                              "'.");
+                            "Write it as one string: '- " + key + "=" +
+                              std::string(entry.second.scalar()) + "'.");
                     }
                     else
                     {
@@ -1073,13 +1211,13 @@ namespace envcheck::formats
                 return std::nullopt;
             }
 
-            void load_pip(const YAML::Node& value)
+            void load_pip(const YamlNode& value)
             {
-                if (value.IsNull())
+                if (value.is_null())
                 {
                     return;
                 }
-                if (!value.IsSequence())
+                if (!value.is_sequence())
                 {
                     add(rule::wrong_type,
                         "'pip' must be a list of requirement lines, found " + describe(value),
@@ -1087,10 +1225,9 @@ namespace envcheck::formats
                         "Write each requirement on its own line as '    - requests==2.32.3'.");
                     return;
                 }
-                for (const auto& item : value)
+                for (const auto& item : value.items())
                 {
-                    if (auto line = string_value(item, "a pip line",
-                                                 previous_token(to_position(item.Mark()))))
+                    if (auto line = string_value(item, "a pip line", previous_token(item.mark())))
                     {
                         std::string selector = comment_selector(line->position);
                         m_file.pip.push_back(EnvPipLine{ std::move(line->value), line->position,
@@ -1099,13 +1236,13 @@ namespace envcheck::formats
                 }
             }
 
-            auto load_variables(const YAML::Node& value) -> std::optional<EnvDiagnostic>
+            auto load_variables(const YamlNode& value) -> std::optional<EnvDiagnostic>
             {
-                if (value.IsNull())
+                if (value.is_null())
                 {
                     return std::nullopt;
                 }
-                if (!value.IsMap())
+                if (!value.is_map())
                 {
                     add(rule::wrong_type,
                         "'variables' must be a mapping of names to values, found " +
@@ -1117,9 +1254,9 @@ namespace envcheck::formats
                 {
                     return duplicate;
                 }
-                for (const auto& entry : value)
+                for (const auto& entry : value.pairs())
                 {
-                    if (!entry.first.IsScalar())
+                    if (!entry.first.is_scalar())
                     {
                         add(rule::wrong_type,
                             "a variable name must be a string, found " + describe(entry.first),
@@ -1128,19 +1265,20 @@ namespace envcheck::formats
                     }
                     check_quote(entry.first);
                     check_quote(entry.second);
-                    EnvString name{ entry.first.Scalar(), value_position(entry.first) };
-                    if (entry.second.IsNull())
+                    EnvString name{ std::string(entry.first.scalar()),
+                                    value_position(entry.first) };
+                    if (entry.second.is_null())
                     {
                         EnvString empty{ {}, name.position };
                         m_file.variables.push_back(
                           EnvVariable{ std::move(name), std::move(empty) });
                     }
-                    else if (entry.second.IsScalar())
+                    else if (entry.second.is_scalar())
                     {
                         // conda writes values with str(): numbers and booleans are fine here.
                         m_file.variables.push_back(EnvVariable{
-                          std::move(name),
-                          EnvString{ entry.second.Scalar(), value_position(entry.second) } });
+                          std::move(name), EnvString{ std::string(entry.second.scalar()),
+                                                      value_position(entry.second) } });
                     }
                     else
                     {
@@ -1154,7 +1292,7 @@ namespace envcheck::formats
             }
 
             std::string_view m_text;
-            std::vector<Line> m_lines;
+            const std::vector<Line>& m_lines;
             EnvironmentFile m_file;
             std::optional<EnvDiagnostic> m_failure; // set by check_quote
         };
@@ -1169,6 +1307,167 @@ namespace envcheck::formats
                                    return !code.empty() && code != "---" && code != "...";
                                });
         }
+
+        // The text with the checks that come before any parser passed: a byte order mark
+        // removed, and its lines.
+        struct CheckedText
+        {
+            std::string_view text;
+            std::vector<Line> lines;
+        };
+
+        auto check_text(std::string_view text) -> util::Result<CheckedText, EnvDiagnostic>
+        {
+            // A UTF-8 byte order mark is invisible to users and to YAML; positions start after it.
+            constexpr std::string_view bom = "\xEF\xBB\xBF";
+            if (text.starts_with(bom))
+            {
+                text.remove_prefix(bom.size());
+            }
+            if (const auto bad = util::find_invalid_utf8(text))
+            {
+                const auto where = util::line_column_at(text, *bad);
+                return util::unexpected(
+                  make_diagnostic(rule::invalid_utf8,
+                                  "byte 0x" + util::to_hex(text.substr(*bad, 1)) +
+                                    " is not valid UTF-8 (is the file UTF-16 or Latin-1?)",
+                                  { where.line, where.column }));
+            }
+            // Bounded time and memory: a 1 GiB file of comments took 170 s and 3.9 GB to read.
+            if (text.size() > environment_file_size_limit)
+            {
+                return util::unexpected(make_diagnostic(
+                  rule::too_large,
+                  "the file is " + std::to_string(text.size()) + " bytes, over the " +
+                    std::to_string(environment_file_size_limit >> 20) +
+                    " MiB an environment file can be: this is not an environment file",
+                  { 1, 1 }));
+            }
+            std::vector<Line> lines = split_into_lines(text);
+            if (auto problem = prescan(lines))
+            {
+                return util::unexpected(std::move(*problem));
+            }
+            if (const auto comma = find_stray_comma(lines))
+            {
+                return util::unexpected(make_diagnostic(
+                  rule::syntax,
+                  "a ',' outside any [...] or {...}: YAML reads it as neither a list entry nor "
+                  "text",
+                  *comma, "Remove the ',' or put the values in a flow list such as '[a, b]'."));
+            }
+            if (!has_content(lines))
+            {
+                return util::unexpected(make_diagnostic(
+                  rule::empty,
+                  text.empty() ? "the file is empty" : "the file has only comments and blank lines",
+                  { 1, 1 }));
+            }
+            return CheckedText{ text, std::move(lines) };
+        }
+
+        // Line breaks that libyaml knows (YAML 1.1) and yaml-cpp and split_into_lines do not:
+        // a lone CR, NEL, LS and PS.
+        auto has_other_line_breaks(std::string_view text) -> bool
+        {
+            for (std::size_t cr = text.find('\r'); cr != std::string_view::npos;
+                 cr = text.find('\r', cr + 1))
+            {
+                if (cr + 1 == text.size() || text[cr + 1] != '\n')
+                {
+                    return true;
+                }
+            }
+            return text.find("\xC2\x85") != std::string_view::npos ||
+                   text.find("\xE2\x80\xA8") != std::string_view::npos ||
+                   text.find("\xE2\x80\xA9") != std::string_view::npos;
+        }
+
+        auto is_ascii(std::string_view text) -> bool
+        {
+            return std::all_of(text.begin(), text.end(),
+                               [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+        }
+
+        // libyaml's reading, or nullopt where it leaves the file to yaml-cpp: where libyaml
+        // fails (yaml-cpp's message and position are the ones users and the goldens know), the
+        // document is empty (yaml-cpp's null, even with a tag), or the reading would need a
+        // position that libyaml gives elsewhere than yaml-cpp (an empty key).
+        auto read_with_libyaml(const CheckedText& checked)
+          -> std::optional<util::Result<EnvironmentFile, EnvDiagnostic>>
+        {
+            if (has_other_line_breaks(checked.text))
+            {
+                return std::nullopt;
+            }
+            auto document = yaml::parse(checked.text, {});
+            if (!document)
+            {
+                return std::nullopt;
+            }
+            const yaml::Node root = document->root();
+            if (!root.exists() || (root.is_scalar() && root.scalar_text().empty()))
+            {
+                return std::nullopt;
+            }
+            LibyamlReading reading{ is_ascii(checked.text) ? nullptr : &checked.lines };
+            Loader<LibyamlNode> loader(checked.text, checked.lines);
+            auto failure = loader.load(LibyamlNode(root, &reading));
+            if (reading.empty_key)
+            {
+                return std::nullopt;
+            }
+            if (failure)
+            {
+                return util::unexpected(std::move(*failure));
+            }
+            return loader.take();
+        }
+
+        // yaml-cpp's reading: the only one before libyaml, and still the one of every file
+        // libyaml fails on.
+        auto read_with_yaml_cpp(const CheckedText& checked)
+          -> util::Result<EnvironmentFile, EnvDiagnostic>
+        {
+            try
+            {
+                const std::vector<YAML::Node> documents = YAML::LoadAll(std::string(checked.text));
+                if (documents.empty() || documents.front().IsNull())
+                {
+                    return util::unexpected(
+                      make_diagnostic(rule::empty, "the file has no content", { 1, 1 }));
+                }
+                for (std::size_t i = 1; i < documents.size(); ++i)
+                {
+                    if (!documents[i].IsNull())
+                    {
+                        TextPosition position = to_position(documents[i].Mark());
+                        return util::unexpected(make_diagnostic(
+                          rule::multiple_documents,
+                          "a second YAML document starts here; conda reads one document per file",
+                          position.line == 0 ? TextPosition{ 1, 1 } : position));
+                    }
+                }
+                Loader<YamlCppNode> loader(checked.text, checked.lines);
+                if (auto failure = loader.load(YamlCppNode(documents.front())))
+                {
+                    return util::unexpected(std::move(*failure));
+                }
+                return loader.take();
+            }
+            catch (const YAML::Exception& error)
+            {
+                TextPosition position = to_position(error.mark);
+                return util::unexpected(
+                  make_diagnostic(rule::syntax, explain_yaml_error(error.msg),
+                                  position.line == 0 ? TextPosition{ 1, 1 } : position));
+            }
+            catch (const std::exception& error)
+            {
+                return util::unexpected(make_diagnostic(
+                  rule::syntax, std::string("the YAML reader failed: ") + error.what(), { 1, 1 }));
+            }
+        }
     }
 
     auto loader_rules() -> std::span<const LoaderRule>
@@ -1179,88 +1478,38 @@ namespace envcheck::formats
     auto load_environment_yaml(std::string_view text)
       -> util::Result<EnvironmentFile, EnvDiagnostic>
     {
-        // A UTF-8 byte order mark is invisible to users and to YAML; positions start after it.
-        constexpr std::string_view bom = "\xEF\xBB\xBF";
-        if (text.starts_with(bom))
+        auto checked = check_text(text);
+        if (!checked)
         {
-            text.remove_prefix(bom.size());
+            return util::unexpected(std::move(checked).error());
         }
-        if (const auto bad = util::find_invalid_utf8(text))
+        if (auto read = read_with_libyaml(*checked))
         {
-            const auto where = util::line_column_at(text, *bad);
-            return util::unexpected(
-              make_diagnostic(rule::invalid_utf8,
-                              "byte 0x" + util::to_hex(text.substr(*bad, 1)) +
-                                " is not valid UTF-8 (is the file UTF-16 or Latin-1?)",
-                              { where.line, where.column }));
+            return std::move(*read);
         }
-        // Bounded time and memory: a 1 GiB file of comments took 170 s and 3.9 GB to read.
-        if (text.size() > environment_file_size_limit)
+        return read_with_yaml_cpp(*checked);
+    }
+
+    auto read_environment_yaml_with_libyaml(std::string_view text)
+      -> std::optional<util::Result<EnvironmentFile, EnvDiagnostic>>
+    {
+        auto checked = check_text(text);
+        if (!checked)
         {
-            return util::unexpected(
-              make_diagnostic(rule::too_large,
-                              "the file is " + std::to_string(text.size()) + " bytes, over the " +
-                                std::to_string(environment_file_size_limit >> 20) +
-                                " MiB an environment file can be: this is not an environment file",
-                              { 1, 1 }));
+            return util::unexpected(std::move(checked).error());
         }
-        const std::vector<Line> lines = split_into_lines(text);
-        if (auto problem = prescan(lines))
+        return read_with_libyaml(*checked);
+    }
+
+    auto read_environment_yaml_with_yaml_cpp(std::string_view text)
+      -> util::Result<EnvironmentFile, EnvDiagnostic>
+    {
+        auto checked = check_text(text);
+        if (!checked)
         {
-            return util::unexpected(std::move(*problem));
+            return util::unexpected(std::move(checked).error());
         }
-        if (const auto comma = find_stray_comma(lines))
-        {
-            return util::unexpected(make_diagnostic(
-              rule::syntax,
-              "a ',' outside any [...] or {...}: YAML reads it as neither a list entry nor text",
-              *comma, "Remove the ',' or put the values in a flow list such as '[a, b]'."));
-        }
-        if (!has_content(lines))
-        {
-            return util::unexpected(make_diagnostic(
-              rule::empty,
-              text.empty() ? "the file is empty" : "the file has only comments and blank lines",
-              { 1, 1 }));
-        }
-        try
-        {
-            const std::vector<YAML::Node> documents = YAML::LoadAll(std::string(text));
-            if (documents.empty() || documents.front().IsNull())
-            {
-                return util::unexpected(
-                  make_diagnostic(rule::empty, "the file has no content", { 1, 1 }));
-            }
-            for (std::size_t i = 1; i < documents.size(); ++i)
-            {
-                if (!documents[i].IsNull())
-                {
-                    TextPosition position = to_position(documents[i].Mark());
-                    return util::unexpected(make_diagnostic(
-                      rule::multiple_documents,
-                      "a second YAML document starts here; conda reads one document per file",
-                      position.line == 0 ? TextPosition{ 1, 1 } : position));
-                }
-            }
-            Loader loader(text);
-            if (auto failure = loader.load(documents.front()))
-            {
-                return util::unexpected(std::move(*failure));
-            }
-            return loader.take();
-        }
-        catch (const YAML::Exception& error)
-        {
-            TextPosition position = to_position(error.mark);
-            return util::unexpected(
-              make_diagnostic(rule::syntax, explain_yaml_error(error.msg),
-                              position.line == 0 ? TextPosition{ 1, 1 } : position));
-        }
-        catch (const std::exception& error)
-        {
-            return util::unexpected(make_diagnostic(
-              rule::syntax, std::string("the YAML reader failed: ") + error.what(), { 1, 1 }));
-        }
+        return read_with_yaml_cpp(*checked);
     }
 
     auto parse_environment_yaml(std::string_view text, std::string_view file_name)

@@ -1,5 +1,7 @@
 // environment.yml (CEP 24) as text -> a structured environment file whose every element keeps
-// its line and column. Pure: yaml-cpp runs on the text; nothing here reads a file.
+// its line and column. Pure: libyaml's event parser (formats/yaml_document.hpp) runs on the text,
+// and yaml-cpp where libyaml fails or cannot judge, so that YAML errors read as they always have;
+// nothing here reads a file.
 //
 // What the loader accepts is what conda accepts (conda/env/env.py): the keys `name`, `prefix`,
 // `channels`, `dependencies` (MatchSpec strings plus the `pip:` subsection) and `variables`.
@@ -43,6 +45,8 @@ namespace envcheck::formats
     {
         std::string value;
         TextPosition position; // of the value's first character (after an opening quote)
+
+        auto operator==(const EnvString&) const -> bool = default;
     };
 
     // A conda MatchSpec string, as written.
@@ -54,6 +58,8 @@ namespace envcheck::formats
         // selector ("- cudatoolkit  # [linux]" -> "linux") or micromamba's dict selector
         // ("- sel(linux): cudatoolkit" -> "linux"); empty when none.
         std::string selector;
+
+        auto operator==(const EnvDependency&) const -> bool = default;
     };
 
     // One line of a pip: sub-list, as written.
@@ -62,12 +68,16 @@ namespace envcheck::formats
         std::string text;
         TextPosition position;
         std::string selector; // a comment selector, as for EnvDependency
+
+        auto operator==(const EnvPipLine&) const -> bool = default;
     };
 
     struct EnvVariable
     {
         EnvString name;
         EnvString value;
+
+        auto operator==(const EnvVariable&) const -> bool = default;
     };
 
     struct EnvDiagnostic
@@ -77,6 +87,8 @@ namespace envcheck::formats
         std::string message;
         TextPosition position;
         std::string fix; // one line: what to do about it
+
+        auto operator==(const EnvDiagnostic&) const -> bool = default;
     };
 
     struct EnvironmentFile
@@ -94,6 +106,8 @@ namespace envcheck::formats
         TextPosition channels_position;     // of the `channels` key
         TextPosition dependencies_position; // of the `dependencies` key
         TextPosition pip_position;          // of the first `pip:` subsection key
+
+        auto operator==(const EnvironmentFile&) const -> bool = default;
     };
 
     // A rule the loader reports under; `envcheck lint --list-rules` lists them with lint's own.
@@ -119,6 +133,14 @@ namespace envcheck::formats
     // The same, with the failure as a diagnostic that carries its rule id, so that lint reports
     // it like any other finding.
     [[nodiscard]] auto load_environment_yaml(std::string_view text)
+      -> util::Result<EnvironmentFile, EnvDiagnostic>;
+
+    // The two readings behind load_environment_yaml, which the differential test and the fuzz
+    // target compare (the same checks of the text come first in both): libyaml's, or nullopt
+    // where it leaves the file to yaml-cpp; and yaml-cpp's, the only one before libyaml.
+    [[nodiscard]] auto read_environment_yaml_with_libyaml(std::string_view text)
+      -> std::optional<util::Result<EnvironmentFile, EnvDiagnostic>>;
+    [[nodiscard]] auto read_environment_yaml_with_yaml_cpp(std::string_view text)
       -> util::Result<EnvironmentFile, EnvDiagnostic>;
 
     // Whether any diagnostic has severity "error": the file loaded, but not all of it could.

@@ -333,6 +333,16 @@ namespace envcheck::formats::yaml
         return { m_document->m_text.data() + node.offset, node.size };
     }
 
+    auto Node::scalar_text() const -> std::string_view
+    {
+        if (kind() != Kind::scalar)
+        {
+            return {};
+        }
+        const auto& node = m_document->m_nodes[m_index];
+        return { m_document->m_text.data() + node.offset, node.size };
+    }
+
     auto Node::style() const -> ScalarStyle
     {
         return m_document == nullptr ? ScalarStyle::plain : m_document->m_nodes[m_index].style;

@@ -1,5 +1,5 @@
 // One YAML document as a compact tree with positions, built from libyaml's event API: the
-// reader of the lock formats (conda-lock.yml, pixi.lock) and, later, of environment files.
+// reader of the lock formats (conda-lock.yml, pixi.lock) and of environment files.
 //
 // libyaml rather than yaml-cpp: its event parser reads a 1 MB pixi.lock 10x faster than
 // yaml-cpp builds its node graph (tests/bench/RESULTS.md, "lock reading"). The tree is flat:
@@ -62,6 +62,8 @@ namespace envcheck::formats::yaml
 
         // A scalar's value; "" for containers, missing nodes and nulls.
         [[nodiscard]] auto text() const -> std::string_view;
+        // A scalar's text as written, nulls included ("~" stays "~"); "" for containers.
+        [[nodiscard]] auto scalar_text() const -> std::string_view;
         [[nodiscard]] auto style() const -> ScalarStyle;
         // The tag as written after resolution ("tag:yaml.org,2002:str", "!custom"); "" if none.
         [[nodiscard]] auto tag() const -> std::string_view;

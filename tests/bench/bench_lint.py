@@ -6,9 +6,13 @@ It writes an environment.yml of N dependencies (default 2,000: half conda specs,
 requirements, a tenth of the pip names also conda's, as in files that mix the two managers),
 then runs in turn: `envcheck lint FILE` (whole process: reading, YAML, every rule, the report),
 `yaml.load(text, CSafeLoader)` in-process (the interpreter's start left out), and the same as a
-`python3 -c` process of its own. It prints the medians and the ratios.
+`python3 -c` process of its own. With --baseline, another envcheck binary (the base commit's)
+runs its lint in the same loop. With --reader-bench (build/bench/bench_environment_yaml), the
+in-process readings of the same file: envcheck's (libyaml), yaml-cpp's and libyaml's parse
+alone, medians of --runs each, measured after the loop. It prints the medians and the ratios.
 
-Usage: tests/bench/bench_lint.py --envcheck build/envcheck [--dependencies 2000] [--runs 21]
+Usage: tests/bench/bench_lint.py --envcheck build/envcheck [--baseline OLD/envcheck]
+           [--reader-bench build/bench/bench_environment_yaml] [--dependencies 2000] [--runs 21]
 """
 import argparse
 import pathlib
@@ -52,6 +56,8 @@ def timed_parse(text):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--envcheck", required=True)
+    parser.add_argument("--baseline", help="another envcheck binary, e.g. the base commit's")
+    parser.add_argument("--reader-bench", help="build/bench/bench_environment_yaml")
     parser.add_argument("--dependencies", type=int, default=2000)
     parser.add_argument("--runs", type=int, default=21)
     args = parser.parse_args()
@@ -67,10 +73,20 @@ def main():
             ("PyYAML CSafeLoader parse (python3 -c ...)",
              lambda: timed_process([sys.executable, "-c", script, str(path)])),
         ]
+        if args.baseline:
+            baseline = str(pathlib.Path(args.baseline).resolve())
+            contenders.insert(1, ("envcheck lint, baseline (whole process)",
+                                  lambda: timed_process([baseline, "lint", str(path)])))
         samples = {label: [] for label, _ in contenders}
         for _ in range(args.runs):
             for label, run in contenders:
                 samples[label].append(run())
+        if args.reader_bench:
+            output = subprocess.run([args.reader_bench, str(path), "--runs", str(args.runs)],
+                                    check=True, capture_output=True, text=True).stdout
+            for line in output.splitlines():
+                label, seconds = line.split("\t")
+                samples[f"envcheck {label} (in-process)"] = [float(seconds)]
     print(f"{args.dependencies} dependencies, {len(text) / 1e3:.0f} KB; PyYAML {yaml.__version__}")
     print("\n| what | median | vs envcheck |\n|---|---:|---:|")
     ours = statistics.median(samples[contenders[0][0]])

@@ -1,6 +1,7 @@
 // libFuzzer target: load any bytes as an environment file and lint them with every rule, then
 // diff the result against itself. Never crash; every finding has a position and a listed rule;
-// a file never differs from itself.
+// a file never differs from itself; wherever libyaml judges the bytes, yaml-cpp reads the same
+// environment file (or the same error) from them.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -21,6 +22,18 @@ namespace
             }
         }
         return false;
+    }
+
+    using Reading =
+      envcheck::util::Result<envcheck::formats::EnvironmentFile, envcheck::formats::EnvDiagnostic>;
+
+    auto same_reading(const Reading& one, const Reading& other) -> bool
+    {
+        if (one.has_value() != other.has_value())
+        {
+            return false;
+        }
+        return one ? *one == *other : one.error() == other.error();
     }
 }
 
@@ -43,6 +56,13 @@ extern "C" auto LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t siz
     {
         if (finding.position.line == 0 || finding.position.column == 0 || finding.message.empty() ||
             !listed(finding.rule))
+        {
+            __builtin_trap();
+        }
+    }
+    if (const auto libyaml = formats::read_environment_yaml_with_libyaml(text))
+    {
+        if (!same_reading(*libyaml, formats::read_environment_yaml_with_yaml_cpp(text)))
         {
             __builtin_trap();
         }
