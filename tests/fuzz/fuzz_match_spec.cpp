@@ -1,19 +1,39 @@
 // libFuzzer target for specs::MatchSpec::parse: never crash; the canonical string re-parses,
 // to an equal spec (package-URL specs: to the same canonical string, as conda's form drops
-// url and fn), and matching a record does not crash.
+// url and fn), and matching a record does not crash. Where the fast path for the common shapes
+// answers, the full grammar gives the same spec, text, spans and warnings.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
 
 #include "specs/match_spec.hpp"
+#include "specs/match_spec_fast_path.hpp"
 
 using envcheck::specs::MatchSpec;
 using envcheck::specs::PackageRecord;
+using envcheck::specs::SpecField;
 using envcheck::specs::Version;
 
 extern "C" auto LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) -> int
 {
     const std::string_view text(reinterpret_cast<const char*>(data), size);
+    if (const auto common = envcheck::specs::parse_match_spec_common_shape(text))
+    {
+        const auto full = envcheck::specs::parse_match_spec_full(text);
+        bool same = full && *full == *common && full->to_string() == common->to_string() &&
+                    full->warnings().size() == common->warnings().size();
+        for (const auto field : { SpecField::name, SpecField::version, SpecField::build })
+        {
+            const auto a = common->span(field);
+            const auto b = full ? full->span(field) : a;
+            same = same && a.has_value() == b.has_value() &&
+                   (!a || (a->offset == b->offset && a->length == b->length));
+        }
+        if (!same)
+        {
+            __builtin_trap();
+        }
+    }
     const auto spec = MatchSpec::parse(text);
     if (!spec)
     {
