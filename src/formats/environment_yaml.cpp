@@ -618,8 +618,8 @@ namespace envcheck::formats
         class YamlCppNode
         {
         public:
-            explicit YamlCppNode(YAML::Node node)
-              : m_node(std::move(node))
+            explicit YamlCppNode(const YAML::Node& node)
+              : m_node(node)
             {
             }
 
@@ -1393,6 +1393,32 @@ namespace envcheck::formats
         // fails (yaml-cpp's message and position are the ones users and the goldens know), the
         // document is empty (yaml-cpp's null, even with a tag), or the reading would need a
         // position that libyaml gives elsewhere than yaml-cpp (an empty key).
+        // A tag yaml-cpp reads as libyaml does: `!` and a local name, or `!!` and a core one,
+        // of name characters. Others (`!!python!tuple`, which yaml-cpp refuses as two tags;
+        // verbatim `!<...>`; handles) are left to yaml-cpp, so that they read as before.
+        auto is_plain_tag(std::string_view tag) -> bool
+        {
+            constexpr std::string_view core = "tag:yaml.org,2002:";
+            std::string_view name;
+            if (tag.starts_with(core) && tag.size() > core.size())
+            {
+                name = tag.substr(core.size());
+            }
+            else if (tag.starts_with('!'))
+            {
+                name = tag.substr(1);
+            }
+            else
+            {
+                return false;
+            }
+            return std::all_of(name.begin(), name.end(),
+                               [](char c) {
+                                   return util::is_alnum(c) || c == '-' || c == '_' || c == '.' ||
+                                          c == '/';
+                               });
+        }
+
         auto read_with_libyaml(const CheckedText& checked)
           -> std::optional<util::Result<EnvironmentFile, EnvDiagnostic>>
         {
@@ -1406,7 +1432,8 @@ namespace envcheck::formats
                 return std::nullopt;
             }
             const yaml::Node root = document->root();
-            if (!root.exists() || (root.is_scalar() && root.scalar_text().empty()))
+            if (!root.exists() || (root.is_scalar() && root.scalar_text().empty()) ||
+                !document->all_tags(is_plain_tag))
             {
                 return std::nullopt;
             }

@@ -348,6 +348,15 @@ namespace envcheck::formats::yaml
         return m_document == nullptr ? ScalarStyle::plain : m_document->m_nodes[m_index].style;
     }
 
+    auto Document::all_tags(bool (*accept)(std::string_view tag)) const -> bool
+    {
+        return std::all_of(m_nodes.begin(), m_nodes.end(),
+                           [&](const NodeData& node) {
+                               return node.tag_size == 0 ||
+                                      accept({ m_text.data() + node.tag_offset, node.tag_size });
+                           });
+    }
+
     auto Node::tag() const -> std::string_view
     {
         if (m_document == nullptr)

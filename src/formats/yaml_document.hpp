@@ -114,6 +114,9 @@ namespace envcheck::formats::yaml
         // The top-level node; missing for an empty stream.
         [[nodiscard]] auto root() const -> Node;
         [[nodiscard]] auto node_count() const -> std::size_t { return m_nodes.size(); }
+        // Whether `accept` holds for the tag of every node that has one (each node once, however
+        // many aliases share it).
+        [[nodiscard]] auto all_tags(bool (*accept)(std::string_view tag)) const -> bool;
 
     private:
         friend class Node;

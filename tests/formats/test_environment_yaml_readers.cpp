@@ -217,6 +217,10 @@ namespace
             { "dependencies: [a, b\n", false },
             { "name: *nowhere\n", false },
             { "a: b: c\n", false },
+            // Tags yaml-cpp reads otherwise (found by fuzz_environment_yaml: yaml-cpp refuses
+            // `!!python!tuple` as two tags, libyaml reads one).
+            { "dependencies: !!python!tuple\n  - x\n", false },
+            { "dependencies: !<tag:example.com:x> [a]\n", false },
         };
         for (const auto& [text, judged] : cases)
         {
