@@ -1389,10 +1389,6 @@ namespace envcheck::formats
                                [](char c) { return static_cast<unsigned char>(c) < 0x80; });
         }
 
-        // libyaml's reading, or nullopt where it leaves the file to yaml-cpp: where libyaml
-        // fails (yaml-cpp's message and position are the ones users and the goldens know), the
-        // document is empty (yaml-cpp's null, even with a tag), or the reading would need a
-        // position that libyaml gives elsewhere than yaml-cpp (an empty key).
         // A tag yaml-cpp reads as libyaml does: `!` and a local name, or `!!` and a core one,
         // of name characters. Others (`!!python!tuple`, which yaml-cpp refuses as two tags;
         // verbatim `!<...>`; handles) are left to yaml-cpp, so that they read as before.
@@ -1419,6 +1415,11 @@ namespace envcheck::formats
                                });
         }
 
+        // libyaml's reading, or nullopt where it leaves the file to yaml-cpp: where libyaml
+        // fails (yaml-cpp's message and position are the ones users and the goldens know), the
+        // document is empty (yaml-cpp's null, even with a tag), or the reading would need a
+        // position that libyaml gives elsewhere than yaml-cpp (an empty key), or a tag
+        // yaml-cpp reads otherwise (is_plain_tag).
         auto read_with_libyaml(const CheckedText& checked)
           -> std::optional<util::Result<EnvironmentFile, EnvDiagnostic>>
         {

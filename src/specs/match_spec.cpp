@@ -114,14 +114,15 @@ namespace envcheck::specs
             return out;
         }
 
-        // Text that reads back the same as a positional field (a build written after '=').
+        // A character that reads back the same in a positional field (a build written after '=').
+        auto is_positional_char(char c) -> bool
+        {
+            return chars::is_alnum(c) || c == '_' || c == '.' || c == '+' || c == '!';
+        }
+
         auto positional_safe(std::string_view text) -> bool
         {
-            return std::all_of(text.begin(), text.end(),
-                               [](char c) {
-                                   return chars::is_alnum(c) || c == '_' || c == '.' || c == '+' ||
-                                          c == '!';
-                               });
+            return std::all_of(text.begin(), text.end(), is_positional_char);
         }
 
         // A version spec as a bracket value. There conda's sanitizing reads a lone `=V` as `V*`
@@ -1568,14 +1569,15 @@ namespace envcheck::specs
                 return;
             }
             set_version(version_begin, fn_begin + build_dash);
-            for (std::size_t at = fn_begin + build_dash + 1; at < fn_begin + stem.size(); ++at)
+            const std::string_view build_text = stem.substr(build_dash + 1);
+            if (const auto odd =
+                  std::find_if_not(build_text.begin(), build_text.end(), is_positional_char);
+                odd != build_text.end())
             {
-                if (!positional_safe(text(at, at + 1)))
-                {
-                    fail(at, std::string("invalid character '") + m_input[at] +
-                               "' in a package file's build string");
-                    return;
-                }
+                fail(fn_begin + build_dash + 1 + static_cast<std::size_t>(odd - build_text.begin()),
+                     std::string("invalid character '") + *odd +
+                       "' in a package file's build string");
+                return;
             }
             if (auto build = string_matcher(fn_begin + build_dash + 1, fn_begin + stem.size()))
             {
@@ -1787,12 +1789,14 @@ namespace envcheck::specs
     {
         SpecText text;
         write_channel_and_name(*this, text);
-        const SpecText name_only = text;
+        const std::size_t name_end = text.out.size();
+        const std::size_t name_brackets = text.brackets.size();
         write_build(*this, write_version(*this, text, true), text);
         if (!package_extension(text.out).empty())
         {
             // A version or build ending in .conda or .tar.bz2 would read back as a package file.
-            text = name_only;
+            text.out.resize(name_end);
+            text.brackets.resize(name_brackets);
             write_build(*this, write_version(*this, text, false), text);
         }
         auto& brackets = text.brackets;
