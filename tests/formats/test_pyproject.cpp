@@ -57,6 +57,24 @@ namespace
         }
     }
 
+    // toml++ 3.3 reached __builtin_unreachable() on a non-ASCII character where it looked for
+    // whitespace (marzer/tomlplusplus#190, #295); the build patches its headers (CMakeLists.txt),
+    // and the sanitizer build of this test is the check.
+    TEST_CASE("parse_toml: a non-ASCII character where whitespace may stand", "[formats][Toml]")
+    {
+        const auto continued = formats::parse_toml("s = \"\"\"\\\n\u00a7\"\"\"\n", "ok.toml");
+        REQUIRE(continued.has_value());
+        REQUIRE(continued->find("s") != nullptr);
+        CHECK(continued->find("s")->text == "\u00a7");
+        for (const std::string_view text : { "\xcc\xaa", "a = 1\n\u00a1\n", "a = 1 \u3001\n" })
+        {
+            CAPTURE(text);
+            const auto parsed = formats::parse_toml(text, "bad.toml");
+            REQUIRE_FALSE(parsed.has_value());
+            CHECK(parsed.error().message.starts_with("not valid TOML: "));
+        }
+    }
+
     TEST_CASE("parse_pyproject", "[formats][Pyproject]")
     {
         const std::string text =
