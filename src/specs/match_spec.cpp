@@ -1193,6 +1193,16 @@ namespace envcheck::specs
                             fail(open, "expected a subdir inside the [] after the channel");
                             return;
                         }
+                        // Unquoted, so a quote would be part of the subdir, and one holding both
+                        // kinds could not be written back in any bracket value.
+                        if (const auto quote = text(subdir_begin, close).find_first_of("'\"");
+                            quote != std::string_view::npos)
+                        {
+                            fail(subdir_begin + quote, std::string("invalid character '") +
+                                                         m_input[subdir_begin + quote] +
+                                                         "' in the [subdir] of a channel");
+                            return;
+                        }
                         set_subdir(subdir_begin, trim_end(subdir_begin, close));
                     }
                     const std::size_t channel_begin = skip_space(begin, channel_end);

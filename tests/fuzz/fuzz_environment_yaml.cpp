@@ -9,6 +9,7 @@
 #include "checks/diff.hpp"
 #include "checks/lint.hpp"
 #include "formats/environment_yaml.hpp"
+#include "fuzz_require.hpp"
 
 namespace
 {
@@ -54,27 +55,19 @@ extern "C" auto LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t siz
     }
     for (const auto& finding : checks::lint_text(text, options))
     {
-        if (finding.position.line == 0 || finding.position.column == 0 || finding.message.empty() ||
-            !listed(finding.rule))
-        {
-            __builtin_trap();
-        }
+        ENVCHECK_FUZZ_REQUIRE(finding.position.line != 0 && finding.position.column != 0);
+        ENVCHECK_FUZZ_REQUIRE(!finding.message.empty() && listed(finding.rule));
     }
     if (const auto libyaml = formats::read_environment_yaml_with_libyaml(text))
     {
-        if (!same_reading(*libyaml, formats::read_environment_yaml_with_yaml_cpp(text)))
-        {
-            __builtin_trap();
-        }
+        ENVCHECK_FUZZ_REQUIRE(
+          same_reading(*libyaml, formats::read_environment_yaml_with_yaml_cpp(text)));
     }
     auto loaded = formats::load_environment_yaml(text);
     if (loaded)
     {
         const auto set = checks::package_set_from(*loaded);
-        if (!checks::diff_package_sets(set, set).equal())
-        {
-            __builtin_trap();
-        }
+        ENVCHECK_FUZZ_REQUIRE(checks::diff_package_sets(set, set).equal());
     }
     return 0;
 }

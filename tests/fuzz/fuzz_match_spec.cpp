@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "fuzz_require.hpp"
 #include "specs/match_spec.hpp"
 #include "specs/match_spec_fast_path.hpp"
 
@@ -29,10 +30,7 @@ extern "C" auto LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t siz
             same = same && a.has_value() == b.has_value() &&
                    (!a || (a->offset == b->offset && a->length == b->length));
         }
-        if (!same)
-        {
-            __builtin_trap();
-        }
+        ENVCHECK_FUZZ_REQUIRE(same); // the fast path and the full grammar agree
     }
     const auto spec = MatchSpec::parse(text);
     if (!spec)
@@ -41,10 +39,8 @@ extern "C" auto LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t siz
     }
     const std::string printed = spec->to_string();
     const auto again = MatchSpec::parse(printed);
-    if (!again || again->to_string() != printed || (!spec->is_package_file() && !(*again == *spec)))
-    {
-        __builtin_trap();
-    }
+    ENVCHECK_FUZZ_REQUIRE(again && again->to_string() == printed);
+    ENVCHECK_FUZZ_REQUIRE(spec->is_package_file() || *again == *spec);
     static const PackageRecord record = []
     {
         PackageRecord r;

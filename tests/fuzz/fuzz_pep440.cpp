@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "fuzz_require.hpp"
 #include "pypi/specifier.hpp"
 #include "pypi/version.hpp"
 
@@ -18,31 +19,23 @@ using envcheck::pypi::Version;
 
 namespace
 {
-    void require(bool condition)
-    {
-        if (!condition)
-        {
-            __builtin_trap();
-        }
-    }
-
     void check_version(std::string_view text)
     {
         const auto version = Version::parse(text);
         if (!version)
         {
-            require(version.error().offset <= text.size());
+            ENVCHECK_FUZZ_REQUIRE(version.error().offset <= text.size());
             return;
         }
         const std::string printed = version->to_string();
         const auto again = Version::parse(printed);
-        require(again.has_value());
-        require(*again == *version);
-        require(again->to_string() == printed);
-        require((*version <=> *again) == 0);
-        require(Version::from_parts(version->parts()) == *version);
-        require(version->public_version().size() <= printed.size());
-        require(!version->base_version().empty());
+        ENVCHECK_FUZZ_REQUIRE(again.has_value());
+        ENVCHECK_FUZZ_REQUIRE(*again == *version);
+        ENVCHECK_FUZZ_REQUIRE(again->to_string() == printed);
+        ENVCHECK_FUZZ_REQUIRE((*version <=> *again) == 0);
+        ENVCHECK_FUZZ_REQUIRE(Version::from_parts(version->parts()) == *version);
+        ENVCHECK_FUZZ_REQUIRE(version->public_version().size() <= printed.size());
+        ENVCHECK_FUZZ_REQUIRE(!version->base_version().empty());
     }
 
     // Versions next to the ones a specifier names, where range bugs would show.
@@ -99,14 +92,14 @@ namespace
         const auto set = SpecifierSet::parse(text);
         if (!set)
         {
-            require(set.error().offset <= text.size());
+            ENVCHECK_FUZZ_REQUIRE(set.error().offset <= text.size());
             return;
         }
         const std::string printed = set->to_string();
         const auto again = SpecifierSet::parse(printed);
-        require(again.has_value());
-        require(*again == *set);
-        require(again->to_string() == printed);
+        ENVCHECK_FUZZ_REQUIRE(again.has_value());
+        ENVCHECK_FUZZ_REQUIRE(*again == *set);
+        ENVCHECK_FUZZ_REQUIRE(again->to_string() == printed);
         const bool satisfiable = set->is_satisfiable();
         auto versions = probes(*set);
         if (candidate != nullptr)
@@ -117,7 +110,7 @@ namespace
         for (const auto& spec : set->specifiers())
         {
             arbitrary = arbitrary || spec.op() == Operator::arbitrary;
-            require(Specifier::parse(spec.to_string()).has_value());
+            ENVCHECK_FUZZ_REQUIRE(Specifier::parse(spec.to_string()).has_value());
         }
         for (const auto& version : versions)
         {
@@ -129,11 +122,11 @@ namespace
                 {
                     all = all && spec.contains(version, true);
                 }
-                require(in_set == all);
+                ENVCHECK_FUZZ_REQUIRE(in_set == all);
             }
             if (in_set)
             {
-                require(satisfiable);
+                ENVCHECK_FUZZ_REQUIRE(satisfiable);
             }
             (void)set->contains(version);
             (void)set->contains(version, false, true);
@@ -147,7 +140,7 @@ namespace
         const std::vector<std::string_view> views(strings.begin(), strings.end());
         for (const auto& item : set->filter(views))
         {
-            require(set->contains(item, true));
+            ENVCHECK_FUZZ_REQUIRE(set->contains(item, true));
         }
         (void)set->filter(views, false);
     }
@@ -159,7 +152,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     check_version(text);
     if (const auto spec = Specifier::parse(text))
     {
-        require(Specifier::parse(spec->to_string()).value() == *spec);
+        ENVCHECK_FUZZ_REQUIRE(Specifier::parse(spec->to_string()).value() == *spec);
         (void)spec->prereleases();
     }
     const std::size_t newline = text.find('\n');

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "formats/repodata.hpp"
+#include "fuzz_require.hpp"
 
 extern "C" auto LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) -> int
 {
@@ -19,18 +20,13 @@ extern "C" auto LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t siz
     if (all)
     {
         // Skipped entries are not validated, so only this direction holds.
-        if (!some)
-        {
-            __builtin_trap();
-        }
+        ENVCHECK_FUZZ_REQUIRE(some.has_value());
         for (const auto& name : names)
         {
             const auto expected = all->records(name);
             const auto got = some->records(name);
-            if (!std::equal(expected.begin(), expected.end(), got.begin(), got.end()))
-            {
-                __builtin_trap();
-            }
+            ENVCHECK_FUZZ_REQUIRE(
+              std::equal(expected.begin(), expected.end(), got.begin(), got.end()));
         }
     }
     return 0;

@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "fuzz_require.hpp"
 #include "pypi/filename.hpp"
 #include "pypi/marker.hpp"
 #include "pypi/pip_line.hpp"
@@ -17,14 +18,6 @@ using envcheck::pypi::Requirement;
 
 namespace
 {
-    void require(bool condition)
-    {
-        if (!condition)
-        {
-            __builtin_trap();
-        }
-    }
-
     void evaluate(const Marker& marker)
     {
         for (const char* subdir : { "linux-64", "win-64" })
@@ -35,7 +28,7 @@ namespace
             const auto result = marker.evaluate(env);
             if (!result)
             {
-                require(result.error().offset <= marker.text().size());
+                ENVCHECK_FUZZ_REQUIRE(result.error().offset <= marker.text().size());
             }
         }
     }
@@ -45,13 +38,13 @@ namespace
         const auto marker = Marker::parse(text);
         if (!marker)
         {
-            require(marker.error().offset <= text.size());
+            ENVCHECK_FUZZ_REQUIRE(marker.error().offset <= text.size());
             return;
         }
         const std::string printed = marker->to_string();
         const auto again = Marker::parse(printed);
-        require(again.has_value());
-        require(again->to_string() == printed);
+        ENVCHECK_FUZZ_REQUIRE(again.has_value());
+        ENVCHECK_FUZZ_REQUIRE(again->to_string() == printed);
         evaluate(*marker);
     }
 
@@ -60,14 +53,14 @@ namespace
         const auto req = Requirement::parse(text);
         if (!req)
         {
-            require(req.error().offset <= text.size());
+            ENVCHECK_FUZZ_REQUIRE(req.error().offset <= text.size());
             return;
         }
         const std::string printed = req->to_string();
         const auto again = Requirement::parse(printed);
-        require(again.has_value());
-        require(*again == *req);
-        require(again->to_string() == printed);
+        ENVCHECK_FUZZ_REQUIRE(again.has_value());
+        ENVCHECK_FUZZ_REQUIRE(*again == *req);
+        ENVCHECK_FUZZ_REQUIRE(again->to_string() == printed);
         if (req->marker())
         {
             evaluate(*req->marker());
@@ -79,7 +72,7 @@ namespace
         const auto line = envcheck::pypi::parse_pip_line(text);
         if (!line)
         {
-            require(line.error().error.offset <= text.size());
+            ENVCHECK_FUZZ_REQUIRE(line.error().error.offset <= text.size());
             return;
         }
         (void)line->is_pinned();
@@ -88,12 +81,12 @@ namespace
         {
             const std::string printed = line->requirement->to_string();
             const auto again = envcheck::pypi::parse_pip_line(printed);
-            require(again.has_value());
+            ENVCHECK_FUZZ_REQUIRE(again.has_value());
             // As pip does, a line ending in an archive extension is a file, whatever precedes
             // it: "x===1.tlz" printed from "x===1.tlz,==2" reads back as a path.
             if (again->kind != envcheck::pypi::PipLineKind::path)
             {
-                require(again->requirement == line->requirement);
+                ENVCHECK_FUZZ_REQUIRE(again->requirement == line->requirement);
             }
         }
         if (line->marker)
@@ -111,7 +104,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     check_pip_line(text);
     if (const auto wheel = envcheck::pypi::parse_wheel_filename(text))
     {
-        require(!wheel->name.empty());
+        ENVCHECK_FUZZ_REQUIRE(!wheel->name.empty());
     }
     (void)envcheck::pypi::parse_sdist_filename(text);
     return 0;

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "fuzz_require.hpp"
 #include "specs/version.hpp"
 
 using envcheck::specs::Version;
@@ -17,14 +18,9 @@ extern "C" auto LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t siz
         return 0;
     }
     const auto again = Version::parse(version->to_string());
-    if (!again || !(*again == *version) || again->to_string() != version->to_string())
-    {
-        __builtin_trap();
-    }
-    if (!version->starts_with(*version) || !(*version <= *version))
-    {
-        __builtin_trap();
-    }
+    ENVCHECK_FUZZ_REQUIRE(again && *again == *version);
+    ENVCHECK_FUZZ_REQUIRE(again->to_string() == version->to_string());
+    ENVCHECK_FUZZ_REQUIRE(version->starts_with(*version) && *version <= *version);
     static const Version fixed[] = { Version::parse("0").value(), Version::parse("1.2.3").value(),
                                      Version::parse("1.2.3post1").value(),
                                      Version::parse("1!0.1dev").value(),
@@ -34,10 +30,8 @@ extern "C" auto LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t siz
         const bool less = *version < other;
         const bool greater = *version > other;
         const bool equal = *version == other;
-        if (static_cast<int>(less) + static_cast<int>(greater) + static_cast<int>(equal) != 1)
-        {
-            __builtin_trap();
-        }
+        ENVCHECK_FUZZ_REQUIRE(
+          static_cast<int>(less) + static_cast<int>(greater) + static_cast<int>(equal) == 1);
         (void)version->starts_with(other);
         (void)other.starts_with(*version);
         (void)version->compatible_with(other);
@@ -45,10 +39,7 @@ extern "C" auto LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t siz
     if (const auto floor = version->prefix_floor())
     {
         const auto ceiling = version->next_prefix_bound();
-        if (!ceiling || !(*floor < *version) || !(*version < *ceiling))
-        {
-            __builtin_trap();
-        }
+        ENVCHECK_FUZZ_REQUIRE(ceiling && *floor < *version && *version < *ceiling);
     }
     return 0;
 }

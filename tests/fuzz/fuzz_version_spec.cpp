@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "fuzz_require.hpp"
 #include "specs/version_spec.hpp"
 
 using envcheck::specs::Satisfiability;
@@ -21,10 +22,7 @@ extern "C" auto LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t siz
     }
     const std::string printed = spec->to_string();
     const auto again = VersionSpec::parse(printed);
-    if (!again || !(*again == *spec) || again->to_string() != printed)
-    {
-        __builtin_trap();
-    }
+    ENVCHECK_FUZZ_REQUIRE(again && *again == *spec && again->to_string() == printed);
     static const Version fixed[] = {
         Version::parse("0").value(),      Version::parse("1.2").value(),
         Version::parse("1.2.3").value(),  Version::parse("1.2.3a1").value(),
@@ -35,10 +33,7 @@ extern "C" auto LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t siz
     const Satisfiability alone = spec->satisfiability();
     for (const auto& version : fixed)
     {
-        if (spec->contains(version) && alone == Satisfiability::unsatisfiable)
-        {
-            __builtin_trap();
-        }
+        ENVCHECK_FUZZ_REQUIRE(!spec->contains(version) || alone != Satisfiability::unsatisfiable);
     }
     (void)spec->intersects(*spec);
     (void)spec->is_free();

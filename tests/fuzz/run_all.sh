@@ -6,6 +6,9 @@
 #   cmake -S . -B build-fuzz -G Ninja -DENVCHECK_FUZZ=ON -DENVCHECK_CUDA=OFF \
 #         -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang && cmake --build build-fuzz
 #   tests/fuzz/run_all.sh build-fuzz 60
+# FUZZ_SEED=N makes a run repeatable: libFuzzer's mutations follow the seed, so a run of S seconds
+# here covers the first S seconds of the same run on a machine as fast. CI uses a fixed seed (a
+# gate must give the same answer twice); exploratory runs leave it unset for a new seed each time.
 set -uo pipefail
 build=${1:?usage: run_all.sh BUILD_DIR [SECONDS]}
 seconds=${2:-60}
@@ -40,13 +43,18 @@ for fuzzer in "${!seeds[@]}"; do
         [ -d "$dir" ] && find "$dir" -maxdepth 1 -type f -size -64k -exec cp {} "$corpus/" \;
     done
     # -timeout: an input that takes 10 s is a hang, and a finding.
-    if "$binary" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
+    if "$binary" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 ${FUZZ_SEED:+-seed=$FUZZ_SEED} \
         -artifact_prefix="$work/findings/$fuzzer-" "$corpus" >"$work/$fuzzer.log" 2>&1 &&
         ! grep -q "runtime error:" "$work/$fuzzer.log"; then
         echo "$fuzzer: $(grep -E '^Done' "$work/$fuzzer.log" | tail -1) no finding"
     else
         echo "$fuzzer: FINDING, see $work/$fuzzer.log and $work/findings"; status=1
-        grep -m 5 -E "runtime error:|ERROR: (AddressSanitizer|libFuzzer)|SUMMARY" "$work/$fuzzer.log"
+        grep -m 6 -E "envcheck fuzz:|terminate called|what\(\):|runtime error:|ERROR: (AddressSanitizer|libFuzzer)|SUMMARY" \
+            "$work/$fuzzer.log"
+        # The input itself, so that a CI log alone reproduces the finding.
+        for finding in "$work/findings/$fuzzer-"*; do
+            [ -f "$finding" ] && python3 -c 'import sys; print("input:", repr(open(sys.argv[1], "rb").read(2000)))' "$finding"
+        done
     fi
 done
 exit $status

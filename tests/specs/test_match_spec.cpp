@@ -318,6 +318,8 @@ namespace
               "invalid character '*' in a package file's version" },
             { "https://x/linux-64/numpy-2.1~4-0.conda", 28, "invalid character '~' in version" },
             { "chan[ ]::numpy", 4, "expected a subdir inside the [] after the channel" },
+            { "chan['linux-64']::numpy", 5, "invalid character ''' in the [subdir] of a channel" },
+            { "['\"']::t", 1, "invalid character ''' in the [subdir] of a channel" },
             { "https://x/linux-64/numpy-1.0-py<3.conda", 31,
               "invalid character '<' in a package file's build string" },
         };
