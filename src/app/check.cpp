@@ -447,7 +447,10 @@ namespace envcheck::app
             }
             // Like `pip check` and conda's consistency check: every installed package's own
             // requirements against the rest of the environment.
-            auto consistency = checks::check_consistency(installed, platform);
+            auto consistency =
+              checks::check_consistency(installed, platform,
+                                        [&](std::size_t count, const util::IndexWork& run)
+                                        { ports.workers.for_each(count, request.jobs, run); });
             check.packages.insert(check.packages.end(),
                                   std::make_move_iterator(consistency.packages.begin()),
                                   std::make_move_iterator(consistency.packages.end()));
@@ -623,31 +626,48 @@ namespace envcheck::app
         }
         const std::string platform =
           request.platform.empty() ? ports.machine.platform() : request.platform;
-        auto inputs =
-          load_inputs(*resolved, request, platform, tolerances->named, ports.files, check);
-        if (!inputs)
+        // The environment file and lock are read while the prefix is: at 10,000 records the
+        // lock alone is a tenth of the work (issue 19).
+        std::optional<util::Result<CheckInputs>> inputs;
+        std::optional<util::Result<model::InstalledEnvironment>> installed;
+        ports.workers.for_each(2, request.jobs,
+                               [&](std::size_t part)
+                               {
+                                   if (part == 0)
+                                   {
+                                       inputs = load_inputs(*resolved, request, platform,
+                                                            tolerances->named, ports.files, check);
+                                   }
+                                   else
+                                   {
+                                       installed = ports.prefixes.read(
+                                         located->path,
+                                         PrefixReadOptions{ request.deep, request.jobs });
+                                   }
+                               });
+        if (!*inputs)
         {
-            return util::unexpected(inputs.error());
+            return util::unexpected(inputs->error());
         }
-        const auto smoke = start_smoke_for(*inputs, request, ports);
-        auto installed =
-          ports.prefixes.read(located->path, PrefixReadOptions{ request.deep, request.jobs });
-        if (!installed)
+        if (!*installed)
         {
-            return util::unexpected(installed.error());
+            return util::unexpected(installed->error());
         }
-        if (auto selected = select_for_python(*inputs, request, platform, *installed, check);
+        // Started with the workers joined: the smoke test's child is forked and runs without
+        // exec, so no other thread of ours may hold a lock at that moment.
+        const auto smoke = start_smoke_for(**inputs, request, ports);
+        if (auto selected = select_for_python(**inputs, request, platform, **installed, check);
             !selected)
         {
             return util::unexpected(selected.error());
         }
-        auto facts = compare(*inputs, *installed, located->path, platform, request, tolerance,
+        auto facts = compare(**inputs, **installed, located->path, platform, request, tolerance,
                              smoke.get(), ports, check);
         if (!facts)
         {
             return util::unexpected(facts.error());
         }
-        check_expected_gpus(request, *installed, *facts, ports, check);
+        check_expected_gpus(request, **installed, *facts, ports, check);
         auto fleet = fleet_view(check, *facts, clock);
         return CheckOutcome{ std::move(check), std::move(fleet) };
     }

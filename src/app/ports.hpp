@@ -23,6 +23,7 @@
 #include "model/environment.hpp"
 #include "model/machine.hpp"
 #include "model/smoke.hpp"
+#include "util/for_each_index.hpp"
 #include "util/result.hpp"
 
 namespace envcheck::app
@@ -277,6 +278,16 @@ namespace envcheck::app
         [[nodiscard]] virtual auto monotonic_seconds() -> double = 0;
     };
 
+    // Threads for work whose items are independent (the use cases and pure modules start none):
+    // run(i) for every i in [0, count) on up to `threads` threads (0: one per core), returning
+    // when all have run.
+    class Workers
+    {
+    public:
+        virtual ~Workers() = default;
+        virtual void for_each(std::size_t count, unsigned threads, const util::IndexWork& run) = 0;
+    };
+
     struct Ports
     {
         Files& files;
@@ -287,6 +298,7 @@ namespace envcheck::app
         Repodata& repodata;
         Slurm& slurm;
         Clock& clock;
+        Workers& workers;
         const Environment& environment;
     };
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "checks/env_check.hpp"
 #include "pypi/marker.hpp"
@@ -197,141 +198,162 @@ namespace envcheck::checks
             std::optional<pypi::MarkerEnvironment> m_markers;
         };
 
-        void check_conda(const model::InstalledEnvironment& installed, ConsistencyCheck& result)
+        // One spec text against the installed record of its name, whoever asks: conda-forge's
+        // records repeat the same few specs ("libgcc >=13", "python_abi 3.12.* *_cp312")
+        // thousands of times, so each distinct text is parsed and judged once, and the distinct
+        // texts are judged independently of one another (bench_check_scaling).
+        struct Judgement
         {
-            std::unordered_map<std::string, const model::Package*> by_name;
-            std::unordered_map<std::string, std::optional<specs::PackageRecord>> records;
+            enum class Kind
+            {
+                judged,
+                invalid_spec,      // not a MatchSpec: a note names each asker
+                not_conda_version, // the installed record's version is not conda's: a note
+            };
+            Kind kind = Kind::judged;
+            bool counted = false;                 // a requirement checked
+            bool absent = false;                  // no installed package of its name
+            std::optional<std::string> why;       // unmet: why
+            const model::Package* have = nullptr; // not_conda_version: the installed package
+        };
+
+        // A use of a spec text: a conda package's depends, or a constrains of an installed name.
+        struct SpecUse
+        {
+            const model::Package* owner = nullptr;
+            const std::string* text = nullptr;
+            std::size_t distinct = 0; // index of the text among the distinct ones
+            bool depends = true;      // depends (must exist) or constrains
+        };
+
+        void check_conda(const model::InstalledEnvironment& installed, ConsistencyCheck& result,
+                         const util::ForEachIndex& for_each)
+        {
+            std::vector<const model::Package*> conda;
+            std::unordered_map<std::string_view, std::size_t> by_name; // index into `conda`
+            for (const auto& package : installed.packages)
+            {
+                if (package.manager == model::Manager::conda &&
+                    by_name.emplace(package.name, conda.size()).second)
+                {
+                    conda.push_back(&package);
+                }
+            }
+            // Every use, in the order findings and notes are reported, and the distinct texts.
+            std::vector<SpecUse> uses;
+            std::vector<const std::string*> distinct;
+            std::unordered_map<std::string_view, std::size_t> distinct_index;
+            const auto use = [&](const model::Package& owner, const std::string& text, bool depends)
+            {
+                const auto [at, added] = distinct_index.emplace(text, distinct.size());
+                if (added)
+                {
+                    distinct.push_back(&text);
+                }
+                uses.push_back(SpecUse{ &owner, &text, at->second, depends });
+            };
             for (const auto& package : installed.packages)
             {
                 if (package.manager == model::Manager::conda)
                 {
-                    by_name.emplace(package.name, &package);
-                }
-            }
-            const auto record =
-              [&](const model::Package& package) -> const std::optional<specs::PackageRecord>&
-            {
-                auto found = records.find(package.name);
-                if (found == records.end())
-                {
-                    found = records.emplace(package.name, package_record_of(package)).first;
-                }
-                return found->second;
-            };
-            // One spec against the installed record of its name, whoever asks: conda-forge's
-            // records repeat the same few specs ("libgcc >=13", "python_abi 3.12.* *_cp312")
-            // thousands of times, so each text is parsed and judged once (bench_check_scaling).
-            struct Judgement
-            {
-                bool counted = false;           // a requirement checked
-                bool absent = false;            // no installed package of its name
-                std::optional<std::string> why; // unmet: why
-            };
-            std::unordered_map<std::string_view, Judgement> judged;
-            // nullopt when the judgement depends on who asks (a note names the owner).
-            const auto evaluate = [&](const model::Package& owner,
-                                      const std::string& text) -> std::optional<Judgement>
-            {
-                auto spec = specs::MatchSpec::parse(text);
-                if (!spec)
-                {
-                    result.notes.push_back(owner.name + ": '" + text +
-                                           "' is not a valid MatchSpec, not checked");
-                    return std::nullopt;
-                }
-                if (!spec->name().is_exact())
-                {
-                    return Judgement{};
-                }
-                const std::string name = spec->name().to_string();
-                if (name.starts_with("__"))
-                {
-                    return Judgement{}; // a virtual package: the machine's, not the prefix's
-                }
-                const auto found = by_name.find(name);
-                if (found == by_name.end())
-                {
-                    return Judgement{ true, true, std::nullopt };
-                }
-                const auto& have = record(*found->second);
-                if (!have)
-                {
-                    result.notes.push_back(found->second->name + " " + found->second->version +
-                                           ": not a conda version, '" + text + "' not checked");
-                    ++result.requirements_checked;
-                    return std::nullopt;
-                }
-                if (spec->matches(*have))
-                {
-                    return Judgement{ true, false, std::nullopt };
-                }
-                return Judgement{ true, false,
-                                  "but " + name + " " + label(*found->second) + " is installed" };
-            };
-            // nullopt when met (or not judged), else why not.
-            const auto judge = [&](const model::Package& owner, const std::string& text,
-                                   bool must_exist) -> std::optional<std::string>
-            {
-                auto known = judged.find(text);
-                if (known == judged.end())
-                {
-                    const auto judgement = evaluate(owner, text);
-                    if (!judgement)
+                    for (const auto& depends : package.depends)
                     {
-                        return std::nullopt;
-                    }
-                    known = judged.emplace(text, *judgement).first;
-                }
-                const Judgement& judgement = known->second;
-                result.requirements_checked += judgement.counted ? 1 : 0;
-                if (judgement.absent)
-                {
-                    return must_exist ? std::optional<std::string>("which is not installed")
-                                      : std::nullopt;
-                }
-                return judgement.why;
-            };
-            for (const auto& package : installed.packages)
-            {
-                if (package.manager != model::Manager::conda)
-                {
-                    continue;
-                }
-                for (const auto& depends : package.depends)
-                {
-                    if (const auto why = judge(package, depends, true))
-                    {
-                        result.packages.push_back(finding(package,
-                                                          model::PackageStatus::broken_dependency,
-                                                          "depends on '" + depends + "', " + *why));
+                        use(package, depends, true);
                     }
                 }
             }
             for (const auto& [name, constrains] : installed.constrains)
             {
-                const auto owner = by_name.find(name);
-                if (owner == by_name.end())
+                if (const auto owner = by_name.find(name); owner != by_name.end())
                 {
+                    for (const auto& constraint : constrains)
+                    {
+                        use(*conda[owner->second], constraint, false);
+                    }
+                }
+            }
+            // The installed records as MatchSpec sees them, and each distinct text's judgement:
+            // independent items, run by `for_each`.
+            std::vector<std::optional<specs::PackageRecord>> records(conda.size());
+            for_each(conda.size(),
+                     [&](std::size_t index) { records[index] = package_record_of(*conda[index]); });
+            std::vector<Judgement> judgements(distinct.size());
+            for_each(distinct.size(),
+                     [&](std::size_t index)
+                     {
+                         const std::string& text = *distinct[index];
+                         Judgement& judgement = judgements[index];
+                         const auto spec = specs::MatchSpec::parse(text);
+                         if (!spec)
+                         {
+                             judgement.kind = Judgement::Kind::invalid_spec;
+                             return;
+                         }
+                         if (!spec->name().is_exact())
+                         {
+                             return;
+                         }
+                         const std::string name = spec->name().to_string();
+                         if (name.starts_with("__"))
+                         {
+                             return; // a virtual package: the machine's, not the prefix's
+                         }
+                         const auto found = by_name.find(name);
+                         judgement.counted = true;
+                         if (found == by_name.end())
+                         {
+                             judgement.absent = true;
+                             return;
+                         }
+                         const auto& have = records[found->second];
+                         if (!have)
+                         {
+                             judgement.kind = Judgement::Kind::not_conda_version;
+                             judgement.have = conda[found->second];
+                         }
+                         else if (!spec->matches(*have))
+                         {
+                             judgement.why =
+                               "but " + name + " " + label(*conda[found->second]) + " is installed";
+                         }
+                     });
+            for (const auto& [owner, text, index, depends] : uses)
+            {
+                const Judgement& judgement = judgements[index];
+                if (judgement.kind == Judgement::Kind::invalid_spec)
+                {
+                    result.notes.push_back(owner->name + ": '" + *text +
+                                           "' is not a valid MatchSpec, not checked");
                     continue;
                 }
-                for (const auto& constraint : constrains)
+                result.requirements_checked += judgement.counted ? 1 : 0;
+                if (judgement.kind == Judgement::Kind::not_conda_version)
                 {
-                    if (const auto why = judge(*owner->second, constraint, false))
-                    {
-                        result.packages.push_back(
-                          finding(*owner->second, model::PackageStatus::conflicting_constraint,
-                                  "constrains '" + constraint + "', " + *why));
-                    }
+                    result.notes.push_back(judgement.have->name + " " + judgement.have->version +
+                                           ": not a conda version, '" + *text + "' not checked");
+                    continue;
+                }
+                const auto why = judgement.absent
+                                   ? (depends ? std::optional<std::string>("which is not installed")
+                                              : std::nullopt)
+                                   : judgement.why;
+                if (why)
+                {
+                    result.packages.push_back(
+                      depends ? finding(*owner, model::PackageStatus::broken_dependency,
+                                        "depends on '" + *text + "', " + *why)
+                              : finding(*owner, model::PackageStatus::conflicting_constraint,
+                                        "constrains '" + *text + "', " + *why));
                 }
             }
         }
     }
 
-    auto check_consistency(const model::InstalledEnvironment& installed, std::string_view platform)
-      -> ConsistencyCheck
+    auto check_consistency(const model::InstalledEnvironment& installed, std::string_view platform,
+                           const util::ForEachIndex& for_each) -> ConsistencyCheck
     {
         ConsistencyCheck result;
-        check_conda(installed, result);
+        check_conda(installed, result, for_each);
         PipConsistency(installed, platform, result).run();
         return result;
     }

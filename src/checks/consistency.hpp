@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "model/environment.hpp"
+#include "util/for_each_index.hpp"
 
 namespace envcheck::checks
 {
@@ -32,8 +33,11 @@ namespace envcheck::checks
     };
 
     // `platform`: the conda subdir the environment runs on ("linux-64"), for pip markers.
-    [[nodiscard]] auto check_consistency(const model::InstalledEnvironment& installed,
-                                         std::string_view platform) -> ConsistencyCheck;
+    // `for_each` runs the independent parts (parsing and judging each distinct conda spec text),
+    // possibly at once; findings and notes come out in the same order either way.
+    [[nodiscard]] auto check_consistency(
+      const model::InstalledEnvironment& installed, std::string_view platform,
+      const util::ForEachIndex& for_each = util::for_each_index_serially) -> ConsistencyCheck;
 }
 
 #endif

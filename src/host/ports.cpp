@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <stdexcept>
 #include <unistd.h>
 
 #include "fsio/files.hpp"
@@ -14,6 +15,7 @@
 #include "net/cache.hpp"
 #include "net/http_client.hpp"
 #include "prefix/locate.hpp"
+#include "prefix/parallel.hpp"
 #include "prefix/reader.hpp"
 #include "prefix/verify.hpp"
 #include "slurm/scontrol.hpp"
@@ -114,6 +116,7 @@ namespace envcheck::host
       , public app::Repodata
       , public app::Slurm
       , public app::Clock
+      , public app::Workers
     {
     public:
         Adapters(const TransferOptions& transfer, std::string_view version)
@@ -124,7 +127,9 @@ namespace envcheck::host
         auto operator=(const Adapters&) -> Adapters& = delete;
 
         app::Environment environment = system::read_environment();
-        app::Ports ports{ *this, *this, *this, *this, *this, *this, *this, *this, environment };
+        app::Ports ports{
+            *this, *this, *this, *this, *this, *this, *this, *this, *this, environment
+        };
 
         // --- Files -------------------------------------------------------------------------
         auto read_input(const std::string& path) -> util::Result<std::string> override
@@ -349,6 +354,16 @@ namespace envcheck::host
         {
             using namespace std::chrono;
             return duration<double>(steady_clock::now().time_since_epoch()).count();
+        }
+
+        // --- Workers -----------------------------------------------------------------------
+        void for_each(std::size_t count, unsigned threads, const util::IndexWork& run) override
+        {
+            // The items are the caller's pure work: an exception is a bug, which main reports.
+            if (const auto failures = prefix::parallel_for(count, threads, run); !failures.empty())
+            {
+                throw std::runtime_error(failures.front().what);
+            }
         }
 
     private:

@@ -551,6 +551,16 @@ namespace envcheck::tests
         }
     };
 
+    // Runs the items one after another, in order.
+    class SerialWorkers final : public app::Workers
+    {
+    public:
+        void for_each(std::size_t count, unsigned /*threads*/, const util::IndexWork& run) override
+        {
+            util::for_each_index_serially(count, run);
+        }
+    };
+
     struct FakeWorld
     {
         FakeWorld() { smoke.machine_probes = &machine.probes; }
@@ -566,8 +576,9 @@ namespace envcheck::tests
         MemoryRepodata repodata;
         FakeSlurm slurm;
         FixedClock clock;
-        app::Ports ports{ files,    prefixes, machine, smoke,      frameworks,
-                          repodata, slurm,    clock,   environment };
+        SerialWorkers workers;
+        app::Ports ports{ files,    prefixes, machine, smoke,   frameworks,
+                          repodata, slurm,    clock,   workers, environment };
     };
 
     inline constexpr const char* demo_environment_yml =

@@ -182,4 +182,42 @@ namespace
             CHECK(rows(checks::check_consistency(environment, "linux-64")) == expected);
         }
     }
+
+    TEST_CASE("check_consistency: each conda spec text judged once, in any order",
+              "[checks][Consistency]")
+    {
+        // The same text from several packages, a text that is not a MatchSpec (a note for each
+        // asker), and an installed version conda cannot read (a note, counted as checked).
+        model::InstalledEnvironment environment;
+        environment.kind = model::PrefixKind::conda;
+        environment.packages = { conda("a", "1.0", { "b >=2", "b[version=", "b >=2", "odd" }),
+                                 conda("c", "1.0", { "b >=2", "b[version=" }), conda("b", "1.5"),
+                                 conda("odd", "1..0") };
+        const auto serial = checks::check_consistency(environment, "linux-64");
+        const std::vector<Row> expected{
+            { "a", "broken-dependency: depends on 'b >=2', but b 1.5 h0_0 is installed" },
+            { "a", "broken-dependency: depends on 'b >=2', but b 1.5 h0_0 is installed" },
+            { "c", "broken-dependency: depends on 'b >=2', but b 1.5 h0_0 is installed" },
+        };
+        CHECK(rows(serial) == expected);
+        CHECK(serial.notes ==
+              std::vector<std::string>{ "a: 'b[version=' is not a valid MatchSpec, not checked",
+                                        "odd 1..0: not a conda version, 'odd' not checked",
+                                        "c: 'b[version=' is not a valid MatchSpec, not checked" });
+        CHECK(serial.requirements_checked == 4);
+        // The distinct texts may be judged in any order (app runs them on its worker threads):
+        // the same findings, notes and count.
+        const auto backwards =
+          checks::check_consistency(environment, "linux-64",
+                                    [](std::size_t count, const util::IndexWork& work)
+                                    {
+                                        for (std::size_t index = count; index > 0; --index)
+                                        {
+                                            work(index - 1);
+                                        }
+                                    });
+        CHECK(rows(backwards) == expected);
+        CHECK(backwards.notes == serial.notes);
+        CHECK(backwards.requirements_checked == serial.requirements_checked);
+    }
 }

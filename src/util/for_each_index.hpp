@@ -1,0 +1,25 @@
+// How a pure module has independent items of work run: fn(i) for every i in [0, count), in any
+// order and possibly at once, returning when all have run. The caller chooses: a use case hands
+// its Workers port (app/ports.hpp), which runs them on threads; tests and callers without threads
+// hand for_each_index_serially. Pure modules never start threads themselves.
+#ifndef ENVCHECK_UTIL_FOR_EACH_INDEX_HPP
+#define ENVCHECK_UTIL_FOR_EACH_INDEX_HPP
+
+#include <cstddef>
+#include <functional>
+
+namespace envcheck::util
+{
+    using IndexWork = std::function<void(std::size_t index)>;
+    using ForEachIndex = std::function<void(std::size_t count, const IndexWork& work)>;
+
+    inline void for_each_index_serially(std::size_t count, const IndexWork& work)
+    {
+        for (std::size_t index = 0; index < count; ++index)
+        {
+            work(index);
+        }
+    }
+}
+
+#endif
