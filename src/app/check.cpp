@@ -447,10 +447,12 @@ namespace envcheck::app
             }
             // Like `pip check` and conda's consistency check: every installed package's own
             // requirements against the rest of the environment.
-            auto consistency =
-              checks::check_consistency(installed, platform,
-                                        [&](std::size_t count, const util::IndexWork& run)
-                                        { ports.workers.for_each(count, request.jobs, run); });
+            // On threads only where there is enough to share: starting them costs more than
+            // judging a few hundred spec texts.
+            auto consistency = checks::check_consistency(
+              installed, platform,
+              [&](std::size_t count, const util::IndexWork& run)
+              { ports.workers.for_each(count, count < 1024 ? 1 : request.jobs, run); });
             check.packages.insert(check.packages.end(),
                                   std::make_move_iterator(consistency.packages.begin()),
                                   std::make_move_iterator(consistency.packages.end()));
