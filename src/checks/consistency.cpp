@@ -226,17 +226,64 @@ namespace envcheck::checks
             bool depends = true;      // depends (must exist) or constrains
         };
 
+        // The installed conda packages, the first of each name, with their records as MatchSpec
+        // sees them.
+        struct CondaInstalled
+        {
+            std::vector<const model::Package*> packages;
+            std::unordered_map<std::string_view, std::size_t> by_name; // index into `packages`
+            std::vector<std::optional<specs::PackageRecord>> records;  // nullopt: not conda's
+        };
+
+        auto judge(const std::string& text, const CondaInstalled& conda) -> Judgement
+        {
+            Judgement judgement;
+            const auto spec = specs::MatchSpec::parse(text);
+            if (!spec)
+            {
+                judgement.kind = Judgement::Kind::invalid_spec;
+                return judgement;
+            }
+            if (!spec->name().is_exact())
+            {
+                return judgement;
+            }
+            const std::string name = spec->name().to_string();
+            if (name.starts_with("__"))
+            {
+                return judgement; // a virtual package: the machine's, not the prefix's
+            }
+            judgement.counted = true;
+            const auto found = conda.by_name.find(name);
+            if (found == conda.by_name.end())
+            {
+                judgement.absent = true;
+                return judgement;
+            }
+            const model::Package& have = *conda.packages[found->second];
+            const auto& record = conda.records[found->second];
+            if (!record)
+            {
+                judgement.kind = Judgement::Kind::not_conda_version;
+                judgement.have = &have;
+            }
+            else if (!spec->matches(*record))
+            {
+                judgement.why = "but " + name + " " + label(have) + " is installed";
+            }
+            return judgement;
+        }
+
         void check_conda(const model::InstalledEnvironment& installed, ConsistencyCheck& result,
                          const util::ForEachIndex& for_each)
         {
-            std::vector<const model::Package*> conda;
-            std::unordered_map<std::string_view, std::size_t> by_name; // index into `conda`
+            CondaInstalled conda;
             for (const auto& package : installed.packages)
             {
                 if (package.manager == model::Manager::conda &&
-                    by_name.emplace(package.name, conda.size()).second)
+                    conda.by_name.emplace(package.name, conda.packages.size()).second)
                 {
-                    conda.push_back(&package);
+                    conda.packages.push_back(&package);
                 }
             }
             // Every use, in the order findings and notes are reported, and the distinct texts.
@@ -264,59 +311,21 @@ namespace envcheck::checks
             }
             for (const auto& [name, constrains] : installed.constrains)
             {
-                if (const auto owner = by_name.find(name); owner != by_name.end())
+                if (const auto owner = conda.by_name.find(name); owner != conda.by_name.end())
                 {
                     for (const auto& constraint : constrains)
                     {
-                        use(*conda[owner->second], constraint, false);
+                        use(*conda.packages[owner->second], constraint, false);
                     }
                 }
             }
-            // The installed records as MatchSpec sees them, and each distinct text's judgement:
-            // independent items, run by `for_each`.
-            std::vector<std::optional<specs::PackageRecord>> records(conda.size());
-            for_each(conda.size(),
-                     [&](std::size_t index) { records[index] = package_record_of(*conda[index]); });
+            // The installed records, and each distinct text's judgement: independent items.
+            conda.records.resize(conda.packages.size());
+            for_each(conda.packages.size(), [&](std::size_t index)
+                     { conda.records[index] = package_record_of(*conda.packages[index]); });
             std::vector<Judgement> judgements(distinct.size());
-            for_each(distinct.size(),
-                     [&](std::size_t index)
-                     {
-                         const std::string& text = *distinct[index];
-                         Judgement& judgement = judgements[index];
-                         const auto spec = specs::MatchSpec::parse(text);
-                         if (!spec)
-                         {
-                             judgement.kind = Judgement::Kind::invalid_spec;
-                             return;
-                         }
-                         if (!spec->name().is_exact())
-                         {
-                             return;
-                         }
-                         const std::string name = spec->name().to_string();
-                         if (name.starts_with("__"))
-                         {
-                             return; // a virtual package: the machine's, not the prefix's
-                         }
-                         const auto found = by_name.find(name);
-                         judgement.counted = true;
-                         if (found == by_name.end())
-                         {
-                             judgement.absent = true;
-                             return;
-                         }
-                         const auto& have = records[found->second];
-                         if (!have)
-                         {
-                             judgement.kind = Judgement::Kind::not_conda_version;
-                             judgement.have = conda[found->second];
-                         }
-                         else if (!spec->matches(*have))
-                         {
-                             judgement.why =
-                               "but " + name + " " + label(*conda[found->second]) + " is installed";
-                         }
-                     });
+            for_each(distinct.size(), [&](std::size_t index)
+                     { judgements[index] = judge(*distinct[index], conda); });
             for (const auto& [owner, text, index, depends] : uses)
             {
                 const Judgement& judgement = judgements[index];
