@@ -674,6 +674,11 @@ namespace envcheck::formats
             // A mapping had an empty key ("? " or ": x"), whose position libyaml gives after
             // the indicator and yaml-cpp at the next token: leave the file to yaml-cpp.
             bool empty_key = false;
+            // The text ends without a line break, and this is its last line: yaml-cpp places an
+            // empty value there (a last "-" or "key:") at the token before it, libyaml at its
+            // indicator. A position asked of such a value leaves the file to yaml-cpp.
+            std::size_t unterminated_last_line = 0; // 0: the text ends in a line break
+            bool empty_at_end = false;
         };
 
         class LibyamlNode
@@ -704,6 +709,11 @@ namespace envcheck::formats
             auto mark() const -> TextPosition
             {
                 TextPosition position{ m_node.line(), m_node.column() };
+                if (position.line == m_reading->unterminated_last_line && is_null() &&
+                    m_node.scalar_text().empty())
+                {
+                    m_reading->empty_at_end = true;
+                }
                 const std::vector<Line>* lines = m_reading->lines;
                 if (lines != nullptr && position.line >= 1 && position.line <= lines->size())
                 {
@@ -1383,6 +1393,14 @@ namespace envcheck::formats
                    text.find("\xE2\x80\xA9") != std::string_view::npos;
         }
 
+        // A byte order mark after the start: libyaml skips one at the start of any line (so
+        // that what follows it is indented by a column), yaml-cpp and PyYAML read it as a
+        // character of the scalar it stands in.
+        auto has_inner_byte_order_mark(std::string_view text) -> bool
+        {
+            return text.find("\xEF\xBB\xBF", 1) != std::string_view::npos;
+        }
+
         auto is_ascii(std::string_view text) -> bool
         {
             return std::all_of(text.begin(), text.end(),
@@ -1418,12 +1436,13 @@ namespace envcheck::formats
         // libyaml's reading, or nullopt where it leaves the file to yaml-cpp: where libyaml
         // fails (yaml-cpp's message and position are the ones users and the goldens know), the
         // document is empty (yaml-cpp's null, even with a tag), or the reading would need a
-        // position that libyaml gives elsewhere than yaml-cpp (an empty key), or a tag
-        // yaml-cpp reads otherwise (is_plain_tag).
+        // position that libyaml gives elsewhere than yaml-cpp (an empty key), or the text holds
+        // what the two read differently (other line breaks, an inner byte order mark, a tag
+        // that is_plain_tag refuses).
         auto read_with_libyaml(const CheckedText& checked)
           -> std::optional<util::Result<EnvironmentFile, EnvDiagnostic>>
         {
-            if (has_other_line_breaks(checked.text))
+            if (has_other_line_breaks(checked.text) || has_inner_byte_order_mark(checked.text))
             {
                 return std::nullopt;
             }
@@ -1439,9 +1458,13 @@ namespace envcheck::formats
                 return std::nullopt;
             }
             LibyamlReading reading{ is_ascii(checked.text) ? nullptr : &checked.lines };
+            if (!checked.text.empty() && checked.text.back() != '\n')
+            {
+                reading.unterminated_last_line = checked.lines.size();
+            }
             Loader<LibyamlNode> loader(checked.text, checked.lines);
             auto failure = loader.load(LibyamlNode(root, &reading));
-            if (reading.empty_key)
+            if (reading.empty_key || reading.empty_at_end)
             {
                 return std::nullopt;
             }

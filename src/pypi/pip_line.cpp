@@ -126,13 +126,6 @@ namespace envcheck::pypi
                    text.find('\\') != std::string_view::npos || text.starts_with(".");
         }
 
-        auto is_archive(std::string_view path) -> bool
-        {
-            const std::string lower = detail::lowercase(path);
-            return std::any_of(archive_extensions.begin(), archive_extensions.end(),
-                               [&](std::string_view ext) { return lower.ends_with(ext); });
-        }
-
         // "./pkg[dev,test]" -> "./pkg" and {dev, test}
         auto strip_extras(std::string_view text, std::vector<std::string>& extras)
           -> std::string_view
@@ -606,7 +599,7 @@ namespace envcheck::pypi
                 const std::size_t at = body.find('@');
                 const bool pep508_url =
                   at != std::string_view::npos && !looks_like_path(body.substr(0, at));
-                const bool archive = is_archive(path) && !pep508_url;
+                const bool archive = has_archive_extension(path) && !pep508_url;
                 auto req = Requirement::parse(body);
                 if (archive || (looks_like_path(path) && !req))
                 {
@@ -849,6 +842,13 @@ namespace envcheck::pypi
             out.emplace_back(spec.long_name);
         }
         return out;
+    }
+
+    auto has_archive_extension(std::string_view text) -> bool
+    {
+        const std::string lower = detail::lowercase(text);
+        return std::any_of(archive_extensions.begin(), archive_extensions.end(),
+                           [&](std::string_view ext) { return lower.ends_with(ext); });
     }
 
     auto parse_pip_line(std::string_view line) -> util::Result<PipLine, PipLineError>

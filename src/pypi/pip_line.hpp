@@ -101,6 +101,10 @@ namespace envcheck::pypi
 
     [[nodiscard]] auto parse_pip_line(std::string_view line) -> util::Result<PipLine, PipLineError>;
 
+    // Ends in an archive extension (.whl, .zip, .tar.gz, ...): pip reads such a line as a file,
+    // whatever precedes the extension ("x===1.tlz" is a path, "k===1.whl" a wheel file name).
+    [[nodiscard]] auto has_archive_extension(std::string_view text) -> bool;
+
     // The options pip accepts in requirement files (long names), for listings and suggestions.
     [[nodiscard]] auto known_pip_options() -> std::vector<std::string>;
 }

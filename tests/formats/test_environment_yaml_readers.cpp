@@ -221,6 +221,17 @@ namespace
             // `!!python!tuple` as two tags, libyaml reads one).
             { "dependencies: !!python!tuple\n  - x\n", false },
             { "dependencies: !<tag:example.com:x> [a]\n", false },
+            // A byte order mark after the start (fuzz_environment_yaml): libyaml skips it at the
+            // start of a line, indenting what follows; yaml-cpp reads it as a character.
+            { "s:\n\xEF\xBB\xBFx: 1\n", false },
+            { "dependencies:\n  - a\xEF\xBB\xBF\n", false },
+            // An empty value on a last line without a line break (fuzz_environment_yaml):
+            // yaml-cpp places it at the token before, libyaml at its "-".
+            { "dependencies:\n  - pip:\n    - a\n    -", false },
+            { "dependencies:\n  -", false },
+            { "dependencies:\n  - pip:\n    - a\n    -\n", true },
+            { "dependencies: [a]\nname:", true },
+            { "name: x\ndependencies:\n  - a", true },
         };
         for (const auto& [text, judged] : cases)
         {

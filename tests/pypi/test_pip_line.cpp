@@ -11,6 +11,7 @@
 #include "pypi/pip_line.hpp"
 #include "tests/catch.hpp"
 
+using envcheck::pypi::has_archive_extension;
 using envcheck::pypi::parse_pip_line;
 using envcheck::pypi::PipLine;
 using envcheck::pypi::PipLineErrorKind;
@@ -226,6 +227,25 @@ namespace
         CHECK(long_form.target == "./module_to_install_in_editable_mode");
         const auto trailing = line("-e ./pkg extra");
         CHECK(trailing.ignored == std::vector<std::string>{ "extra" });
+    }
+
+    TEST_CASE("has_archive_extension: what pip reads as a file", "[pypi][PipLine]")
+    {
+        const std::vector<std::pair<std::string_view, bool>> cases{
+            { "dist/x-1.0-py3-none-any.whl", true },
+            { "X-1.0.TAR.GZ", true },
+            { "k===1.whl", true },
+            { "x===1.tlz", true },
+            { "pkg.zip", true },
+            { "numpy==1.26", false },
+            { "x.whl.txt", false },
+            { "tar", false },
+        };
+        for (const auto& [text, archive] : cases)
+        {
+            CAPTURE(text);
+            CHECK(has_archive_extension(text) == archive);
+        }
     }
 
     TEST_CASE("parse_pip_line negative", "[pypi][PipLine]")
