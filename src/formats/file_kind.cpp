@@ -116,6 +116,26 @@ namespace envcheck::formats
             return name.ends_with(".yml") || name.ends_with(".yaml");
         }
 
+        // A line that starts a top-level `dependencies:` key: such a .yml is an environment
+        // file, and lint reads it next, so it is not parsed here too (issue 19: the second parse
+        // was a tenth of linting a large file).
+        auto has_top_level_dependencies(std::string_view text) -> bool
+        {
+            constexpr std::string_view key = "dependencies";
+            for (std::size_t start = 0; start < text.size();)
+            {
+                const std::size_t end = std::min(text.find('\n', start), text.size());
+                const std::string_view line = text.substr(start, end - start);
+                if (line.starts_with(key) &&
+                    util::trim_left(line.substr(key.size())).starts_with(':'))
+                {
+                    return true;
+                }
+                start = end + 1;
+            }
+            return false;
+        }
+
         auto identity(FileKind kind, std::string what, std::string readers) -> FileIdentity
         {
             return FileIdentity{ kind, std::move(what), std::move(readers) };
@@ -197,6 +217,10 @@ namespace envcheck::formats
                                 "conda create --file reads it; it records no URLs or hashes, so "
                                 "`conda list --explicit --sha256` or `envcheck lock` would write a "
                                 "lock");
+            }
+            if (yaml_extension(name) && has_top_level_dependencies(text))
+            {
+                return std::nullopt;
             }
             const auto document = yaml::parse(text, name);
             if (!document)

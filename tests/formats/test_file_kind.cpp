@@ -121,6 +121,11 @@ namespace
             { "environment.yml", "dependencies: [\n", formats::FileKind::environment },
             { "environment.yml", "", formats::FileKind::environment },
             { "environment.yml", "numpy\n", formats::FileKind::environment },
+            // a top-level dependencies key settles it without a parse, also beside condarc keys
+            { "environment.yml", "channels: [a]\nchannel_priority: strict\ndependencies : [b]\n",
+              formats::FileKind::environment },
+            { "pkg/build.yml", "package: {name: x}\nrequirements:\n  dependencies: [b]\n",
+              formats::FileKind::recipe },
             // locks by content, whatever their name
             { "environment.yml", "version: 1\nmetadata: {platforms: [linux-64]}\npackage: []\n",
               formats::FileKind::lock },
