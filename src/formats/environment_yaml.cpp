@@ -1401,6 +1401,29 @@ namespace envcheck::formats
             return text.find("\xEF\xBB\xBF", 1) != std::string_view::npos;
         }
 
+        // An anchor or alias name followed by one of ? : % @ `: libyaml ends the name there,
+        // yaml-cpp takes them into it (`&a::` is an anchored key ":" to one, an anchored empty
+        // document to the other).
+        auto has_anchor_read_two_ways(std::string_view text) -> bool
+        {
+            for (std::size_t at = text.find_first_of("&*"); at != std::string_view::npos;
+                 at = text.find_first_of("&*", at + 1))
+            {
+                std::size_t end = at + 1;
+                while (end < text.size() &&
+                       (util::is_alnum(text[end]) || text[end] == '_' || text[end] == '-'))
+                {
+                    ++end;
+                }
+                if (end > at + 1 && end < text.size() &&
+                    std::string_view("?:%@`").find(text[end]) != std::string_view::npos)
+                {
+                    return true;
+                }
+            }
+            return false;
+        }
+
         auto is_ascii(std::string_view text) -> bool
         {
             return std::all_of(text.begin(), text.end(),
@@ -1437,12 +1460,13 @@ namespace envcheck::formats
         // fails (yaml-cpp's message and position are the ones users and the goldens know), the
         // document is empty (yaml-cpp's null, even with a tag), or the reading would need a
         // position that libyaml gives elsewhere than yaml-cpp (an empty key), or the text holds
-        // what the two read differently (other line breaks, an inner byte order mark, a tag
-        // that is_plain_tag refuses).
+        // what the two read differently (other line breaks, an inner byte order mark, an anchor
+        // name ending in a character only yaml-cpp takes, a tag that is_plain_tag refuses).
         auto read_with_libyaml(const CheckedText& checked)
           -> std::optional<util::Result<EnvironmentFile, EnvDiagnostic>>
         {
-            if (has_other_line_breaks(checked.text) || has_inner_byte_order_mark(checked.text))
+            if (has_other_line_breaks(checked.text) || has_inner_byte_order_mark(checked.text) ||
+                has_anchor_read_two_ways(checked.text))
             {
                 return std::nullopt;
             }

@@ -232,6 +232,11 @@ namespace
             { "dependencies:\n  - pip:\n    - a\n    -\n", true },
             { "dependencies: [a]\nname:", true },
             { "name: x\ndependencies:\n  - a", true },
+            // An anchor name ending in a character libyaml stops at and yaml-cpp takes
+            // (fuzz_environment_yaml).
+            { "&a::", false },
+            { "dependencies:\n  - &py: python\n", false },
+            { "dependencies:\n  - &py python\n  - *py\n", true },
         };
         for (const auto& [text, judged] : cases)
         {
