@@ -1424,6 +1424,39 @@ namespace envcheck::formats
             return false;
         }
 
+        // A plain scalar over several lines whose first line has a property (a tag or an anchor,
+        // `- !x a` or `&a a` and then `b`): libyaml folds it into one scalar, yaml-cpp ends it
+        // at the line break and reads the next line as something else (in a sequence or at the
+        // top level).
+        auto has_property_before_folded_scalar(const yaml::Node& node,
+                                               const std::vector<Line>& lines) -> bool
+        {
+            if (node.is_scalar())
+            {
+                if (node.style() != yaml::ScalarStyle::plain || node.line() == 0 ||
+                    node.line() > lines.size())
+                {
+                    return false;
+                }
+                // Folding joins the lines with a space (or a line break for an empty line).
+                const std::string_view text = node.scalar_text();
+                const std::string_view first_line = lines[node.line() - 1].text;
+                return text.find_first_of(" \n") != std::string_view::npos &&
+                       first_line.find(text) == std::string_view::npos &&
+                       first_line.find_first_of("!&") != std::string_view::npos;
+            }
+            for (std::size_t i = 0; i < node.size(); ++i)
+            {
+                if ((node.is_mapping() && has_property_before_folded_scalar(node.key(i), lines)) ||
+                    has_property_before_folded_scalar(
+                      node.is_mapping() ? node.value(i) : node.item(i), lines))
+                {
+                    return true;
+                }
+            }
+            return false;
+        }
+
         auto is_ascii(std::string_view text) -> bool
         {
             return std::all_of(text.begin(), text.end(),
@@ -1461,7 +1494,8 @@ namespace envcheck::formats
         // document is empty (yaml-cpp's null, even with a tag), or the reading would need a
         // position that libyaml gives elsewhere than yaml-cpp (an empty key), or the text holds
         // what the two read differently (other line breaks, an inner byte order mark, an anchor
-        // name ending in a character only yaml-cpp takes, a tag that is_plain_tag refuses).
+        // name ending in a character only yaml-cpp takes, a tag that is_plain_tag refuses, a
+        // tag or anchor before a plain scalar folded over lines).
         auto read_with_libyaml(const CheckedText& checked)
           -> std::optional<util::Result<EnvironmentFile, EnvDiagnostic>>
         {
@@ -1477,7 +1511,8 @@ namespace envcheck::formats
             }
             const yaml::Node root = document->root();
             if (!root.exists() || (root.is_scalar() && root.scalar_text().empty()) ||
-                !document->all_tags(is_plain_tag))
+                !document->all_tags(is_plain_tag) ||
+                has_property_before_folded_scalar(root, checked.lines))
             {
                 return std::nullopt;
             }

@@ -237,6 +237,14 @@ namespace
             { "&a::", false },
             { "dependencies:\n  - &py: python\n", false },
             { "dependencies:\n  - &py python\n  - *py\n", true },
+            // A tag or anchor before a plain scalar folded over lines (fuzz_environment_yaml):
+            // yaml-cpp ends the scalar at the line break.
+            { "! .\n.", false },
+            { "&x a\nb\n", false },
+            { "dependencies:\n  - ! a\n    b\n", false },
+            { "dependencies:\n  - &x a\n    b\n", false },
+            { "dependencies:\n  - a\n    b\n", true },
+            { "dependencies:\n  - !\n    a\n", true },
         };
         for (const auto& [text, judged] : cases)
         {
