@@ -50,6 +50,7 @@ namespace envcheck::pypi
         auto long_spellings() -> std::vector<LongSpelling>
         {
             std::vector<LongSpelling> out;
+            out.reserve(option_specs.size() + 1);
             for (const auto& spec : option_specs)
             {
                 out.push_back({ spec.long_name, &spec });
@@ -362,8 +363,10 @@ namespace envcheck::pypi
                         {
                             list += (list.empty() ? "" : ", ") + std::string(c);
                         }
+                        std::string message = "ambiguous option " + written;
+                        message += " (" + list + "?)";
                         return failure(PipLineErrorKind::ambiguous_option, line, token.offset,
-                                       "ambiguous option " + written + " (" + list + "?)", written);
+                                       std::move(message), written);
                     }
                     if (spec == nullptr)
                     {
@@ -837,6 +840,7 @@ namespace envcheck::pypi
     auto known_pip_options() -> std::vector<std::string>
     {
         std::vector<std::string> out;
+        out.reserve(option_specs.size());
         for (const auto& spec : option_specs)
         {
             out.emplace_back(spec.long_name);
