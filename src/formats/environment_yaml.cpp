@@ -1428,33 +1428,20 @@ namespace envcheck::formats
         // `- !x a` or `&a a` and then `b`): libyaml folds it into one scalar, yaml-cpp ends it
         // at the line break and reads the next line as something else (in a sequence or at the
         // top level).
-        auto has_property_before_folded_scalar(const yaml::Node& node,
-                                               const std::vector<Line>& lines) -> bool
+        auto is_folded_after_property(const yaml::Node& node, const std::vector<Line>& lines)
+          -> bool
         {
-            if (node.is_scalar())
+            if (!node.is_scalar() || node.style() != yaml::ScalarStyle::plain || node.line() == 0 ||
+                node.line() > lines.size())
             {
-                if (node.style() != yaml::ScalarStyle::plain || node.line() == 0 ||
-                    node.line() > lines.size())
-                {
-                    return false;
-                }
-                // Folding joins the lines with a space (or a line break for an empty line).
-                const std::string_view text = node.scalar_text();
-                const std::string_view first_line = lines[node.line() - 1].text;
-                return text.find_first_of(" \n") != std::string_view::npos &&
-                       first_line.find(text) == std::string_view::npos &&
-                       first_line.find_first_of("!&") != std::string_view::npos;
+                return false;
             }
-            for (std::size_t i = 0; i < node.size(); ++i)
-            {
-                if ((node.is_mapping() && has_property_before_folded_scalar(node.key(i), lines)) ||
-                    has_property_before_folded_scalar(
-                      node.is_mapping() ? node.value(i) : node.item(i), lines))
-                {
-                    return true;
-                }
-            }
-            return false;
+            // Folding joins the lines with a space (or a line break for an empty line).
+            const std::string_view text = node.scalar_text();
+            const std::string_view first_line = lines[node.line() - 1].text;
+            return text.find_first_of(" \n") != std::string_view::npos &&
+                   first_line.find(text) == std::string_view::npos &&
+                   first_line.find_first_of("!&") != std::string_view::npos;
         }
 
         auto is_ascii(std::string_view text) -> bool
@@ -1510,9 +1497,14 @@ namespace envcheck::formats
                 return std::nullopt;
             }
             const yaml::Node root = document->root();
+            const bool both_read_alike = document->all_nodes(
+              [&](const yaml::Node& node)
+              {
+                  return (node.tag().empty() || is_plain_tag(node.tag())) &&
+                         !is_folded_after_property(node, checked.lines);
+              });
             if (!root.exists() || (root.is_scalar() && root.scalar_text().empty()) ||
-                !document->all_tags(is_plain_tag) ||
-                has_property_before_folded_scalar(root, checked.lines))
+                !both_read_alike)
             {
                 return std::nullopt;
             }

@@ -348,13 +348,16 @@ namespace envcheck::formats::yaml
         return m_document == nullptr ? ScalarStyle::plain : m_document->m_nodes[m_index].style;
     }
 
-    auto Document::all_tags(bool (*accept)(std::string_view tag)) const -> bool
+    auto Document::all_nodes(const std::function<bool(const Node&)>& accept) const -> bool
     {
-        return std::all_of(m_nodes.begin(), m_nodes.end(),
-                           [&](const NodeData& node) {
-                               return node.tag_size == 0 ||
-                                      accept({ m_text.data() + node.tag_offset, node.tag_size });
-                           });
+        for (std::uint32_t index = 0; index < m_nodes.size(); ++index)
+        {
+            if (!accept(Node(this, index)))
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     auto Node::tag() const -> std::string_view

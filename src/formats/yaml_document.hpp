@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -114,9 +115,10 @@ namespace envcheck::formats::yaml
         // The top-level node; missing for an empty stream.
         [[nodiscard]] auto root() const -> Node;
         [[nodiscard]] auto node_count() const -> std::size_t { return m_nodes.size(); }
-        // Whether `accept` holds for the tag of every node that has one (each node once, however
-        // many aliases share it).
-        [[nodiscard]] auto all_tags(bool (*accept)(std::string_view tag)) const -> bool;
+        // Whether `accept` holds for every node, each visited once however many aliases share
+        // it (a walk of the tree through its aliases can take exponential time: `&a [x, x]`,
+        // `&b [*a, *a]`, ...).
+        [[nodiscard]] auto all_nodes(const std::function<bool(const Node&)>& accept) const -> bool;
 
     private:
         friend class Node;

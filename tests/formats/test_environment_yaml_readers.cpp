@@ -128,6 +128,25 @@ namespace
         }
     }
 
+    // What decides whether libyaml may judge a file looks at each node once: a billion laughs
+    // (10^9 paths through aliases to 100 nodes) is judged, and read as yaml-cpp reads it.
+    TEST_CASE("an alias bomb environment file is read by libyaml", "[formats][EnvironmentFile]")
+    {
+        std::string laughs = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
+        for (int level = 1; level <= 9; ++level)
+        {
+            const std::string previous = "*a" + std::to_string(level - 1);
+            laughs += "a" + std::to_string(level) + ": &a" + std::to_string(level) + " [";
+            for (int i = 0; i < 10; ++i)
+            {
+                laughs += (i == 0 ? "" : ", ") + previous;
+            }
+            laughs += "]\n";
+        }
+        laughs += "dependencies: [numpy]\n";
+        CHECK(compare_readings(laughs));
+    }
+
     TEST_CASE("environment files read by libyaml and by yaml-cpp agree",
               "[formats][EnvironmentFile]")
     {

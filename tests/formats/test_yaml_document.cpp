@@ -222,6 +222,11 @@ namespace
         CHECK(shared->node_count() < 200);
         CHECK(shared->root().get("j").item(9).item(9).item(0).item(0).kind() ==
               yaml::Kind::sequence);
+        // all_nodes visits each of them once, not each path to it (10^9 here).
+        std::size_t visits = 0;
+        CHECK(shared->all_nodes([&](const yaml::Node&) { return ++visits > 0; }));
+        CHECK(visits == shared->node_count());
+        CHECK_FALSE(shared->all_nodes([](const yaml::Node& node) { return !node.is_sequence(); }));
     }
 
     // Every YAML file of the shared corpus (environment files, conda-lock files, pixi.lock
