@@ -350,6 +350,13 @@ namespace envcheck::specs
             }
         }
 
+        // "invalid character 'X' in <where>", X being the character at `offset`.
+        void fail_character(std::size_t offset, std::string_view where)
+        {
+            fail(offset, std::string("invalid character '") + m_input[offset] + "' in " +
+                           std::string(where));
+        }
+
         void warn(std::size_t begin, std::size_t end, std::string message)
         {
             const std::size_t from = original_offset(begin);
@@ -924,7 +931,7 @@ namespace envcheck::specs
                 const char c = m_input[i];
                 if (!chars::is_alnum(c) && c != '_' && c != '-' && c != '.')
                 {
-                    fail(i, std::string("invalid character '") + c + "' in a feature name");
+                    fail_character(i, "a feature name");
                     return;
                 }
             }
@@ -951,8 +958,7 @@ namespace envcheck::specs
                     if (std::string_view("'\"[]()@#:").find(lowered[i]) != std::string_view::npos ||
                         chars::is_space(lowered[i]))
                     {
-                        fail(begin + i, std::string("invalid character '") + m_input[begin + i] +
-                                          "' in a package name pattern");
+                        fail_character(begin + i, "a package name pattern");
                         return std::nullopt;
                     }
                 }
@@ -979,8 +985,7 @@ namespace envcheck::specs
                     if (!chars::is_alnum(c) && c != '.' && c != '_' && c != '-' &&
                         (c != '*' || literal))
                     {
-                        fail(begin + i, std::string("invalid character '") + m_input[begin + i] +
-                                          "' in package name");
+                        fail_character(begin + i, "package name");
                         return std::nullopt;
                     }
                 }
@@ -1198,9 +1203,7 @@ namespace envcheck::specs
                         if (const auto quote = text(subdir_begin, close).find_first_of("'\"");
                             quote != std::string_view::npos)
                         {
-                            fail(subdir_begin + quote, std::string("invalid character '") +
-                                                         m_input[subdir_begin + quote] +
-                                                         "' in the [subdir] of a channel");
+                            fail_character(subdir_begin + quote, "the [subdir] of a channel");
                             return;
                         }
                         set_subdir(subdir_begin, trim_end(subdir_begin, close));
@@ -1315,8 +1318,7 @@ namespace envcheck::specs
             {
                 if (std::string_view("'\"[]").find(m_input[i]) != std::string_view::npos)
                 {
-                    fail(i,
-                         std::string("invalid character '") + m_input[i] + "' in a build string");
+                    fail_character(i, "a build string");
                     return;
                 }
             }
@@ -1574,8 +1576,7 @@ namespace envcheck::specs
             if (const auto odd = version_text.find_first_of("*=<>~|,^$");
                 odd != std::string_view::npos)
             {
-                fail(version_begin + odd, std::string("invalid character '") + version_text[odd] +
-                                            "' in a package file's version");
+                fail_character(version_begin + odd, "a package file's version");
                 return;
             }
             set_version(version_begin, fn_begin + build_dash);
@@ -1584,9 +1585,9 @@ namespace envcheck::specs
                   std::find_if_not(build_text.begin(), build_text.end(), is_positional_char);
                 odd != build_text.end())
             {
-                fail(fn_begin + build_dash + 1 + static_cast<std::size_t>(odd - build_text.begin()),
-                     std::string("invalid character '") + *odd +
-                       "' in a package file's build string");
+                fail_character(fn_begin + build_dash + 1 +
+                                 static_cast<std::size_t>(odd - build_text.begin()),
+                               "a package file's build string");
                 return;
             }
             if (auto build = string_matcher(fn_begin + build_dash + 1, fn_begin + stem.size()))
