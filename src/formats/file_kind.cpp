@@ -122,18 +122,12 @@ namespace envcheck::formats
         auto has_top_level_dependencies(std::string_view text) -> bool
         {
             constexpr std::string_view key = "dependencies";
-            for (std::size_t start = 0; start < text.size();)
-            {
-                const std::size_t end = std::min(text.find('\n', start), text.size());
-                const std::string_view line = text.substr(start, end - start);
-                if (line.starts_with(key) &&
-                    util::trim_left(line.substr(key.size())).starts_with(':'))
-                {
-                    return true;
-                }
-                start = end + 1;
-            }
-            return false;
+            const auto lines = util::split_lines(text);
+            return std::any_of(lines.begin(), lines.end(),
+                               [&](std::string_view line) {
+                                   return line.starts_with(key) &&
+                                          util::trim_left(line.substr(key.size())).starts_with(':');
+                               });
         }
 
         auto identity(FileKind kind, std::string what, std::string readers) -> FileIdentity
