@@ -21,8 +21,7 @@ namespace envcheck::cli
         auto run_check(CheckOptions options, app::Ports& ports, const app::LoadedConfig& config)
           -> int
         {
-            if (const int status = configure_format(options.format, config.config, "check");
-                status != 0)
+            if (const int status = configure_format(options.format, config.config, "check"))
             {
                 return status;
             }

@@ -11,7 +11,7 @@ namespace envcheck::cli
         auto run_config(FormatChoice format, app::Ports& ports, const app::LoadedConfig& loaded)
           -> int
         {
-            if (const int status = configure_format(format, loaded.config, "config"); status != 0)
+            if (const int status = configure_format(format, loaded.config, "config"))
             {
                 return status;
             }

@@ -23,8 +23,7 @@ namespace envcheck::cli
         auto run_doctor(DoctorOptions options, app::Ports& ports, const app::LoadedConfig& config)
           -> int
         {
-            if (const int status = configure_format(options.format, config.config, "doctor");
-                status != 0)
+            if (const int status = configure_format(options.format, config.config, "doctor"))
             {
                 return status;
             }

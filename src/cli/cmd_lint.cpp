@@ -50,8 +50,7 @@ namespace envcheck::cli
         auto run_lint(LintOptions options, app::Ports& ports, const app::LoadedConfig& config)
           -> int
         {
-            if (const int status = configure_format(options.format, config.config, "lint");
-                status != 0)
+            if (const int status = configure_format(options.format, config.config, "lint"))
             {
                 return status;
             }

@@ -25,8 +25,7 @@ namespace envcheck::cli
         auto run_slurm_health(SlurmHealthOptions options, app::Ports& ports,
                               const app::LoadedConfig& config) -> int
         {
-            if (const int status = configure_format(options.format, config.config, "slurm-health");
-                status != 0)
+            if (const int status = configure_format(options.format, config.config, "slurm-health"))
             {
                 return status;
             }

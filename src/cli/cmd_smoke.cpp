@@ -39,8 +39,7 @@ namespace envcheck::cli
         auto run_smoke(SmokeOptions options, app::Ports& ports, const app::LoadedConfig& config)
           -> int
         {
-            if (const int status = configure_format(options.format, config.config, "smoke");
-                status != 0)
+            if (const int status = configure_format(options.format, config.config, "smoke"))
             {
                 return status;
             }

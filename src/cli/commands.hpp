@@ -34,6 +34,7 @@
 #include "config/config.hpp"
 #include "host/ports.hpp"
 #include "report/fleet_formats.hpp"
+#include "util/keep_until_exit.hpp"
 #include "util/result.hpp"
 
 namespace envcheck::cli
@@ -188,9 +189,8 @@ namespace envcheck::cli
     // A use case's result: an error is reported (exit 2, or 3 for a bug); an outcome is
     // rendered in the chosen format, written (then `written` runs), and mapped to its exit code.
     template<class Outcome>
-    [[nodiscard]] auto conclude(const util::Result<Outcome>& result,
-                                std::span<const Format<Outcome>> own, const FormatChoice& choice,
-                                app::Ports& ports,
+    [[nodiscard]] auto conclude(util::Result<Outcome> result, std::span<const Format<Outcome>> own,
+                                const FormatChoice& choice, app::Ports& ports,
                                 const std::function<void(const Outcome&)>& written = {}) -> int
     {
         if (!result)
@@ -207,7 +207,9 @@ namespace envcheck::cli
         {
             written(*result);
         }
-        return exit_code(choice, *result);
+        const int status = exit_code(choice, *result);
+        util::keep_until_exit(std::move(result));
+        return status;
     }
 }
 

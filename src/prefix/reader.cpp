@@ -417,17 +417,23 @@ namespace envcheck::prefix
             const auto names =
               conda_meta ? record_names(conda_meta.get()) : std::vector<std::string>{};
             const int directory = conda_meta ? ::dirfd(conda_meta.get()) : -1;
-            std::vector<std::optional<util::Result<formats::CondaMetaRecord>>> results(
-              names.size());
-            for (auto& failure :
-                 parallel_for(names.size(), options.threads,
-                              [&](std::size_t i)
-                              { results[i].emplace(parse_record(directory, names[i], options)); }))
+            // Each result is allocated by the thread that reads it (issue 19): a table of the
+            // records themselves was written first by this thread, page by page, before any
+            // record was read.
+            using RecordResult = util::Result<formats::CondaMetaRecord>;
+            std::vector<std::unique_ptr<RecordResult>> results(names.size());
+            for (auto& failure : parallel_for(names.size(), options.threads,
+                                              [&](std::size_t i) {
+                                                  results[i] = std::make_unique<RecordResult>(
+                                                    parse_record(directory, names[i], options));
+                                              }))
             {
-                results[failure.index].emplace(util::unexpected(util::make_error(
-                  util::ErrorKind::io, "cannot read: " + failure.what,
-                  util::SourceLocation{ "conda-meta/" + names[failure.index], 0, 0 })));
+                results[failure.index] =
+                  std::make_unique<RecordResult>(util::unexpected(util::make_error(
+                    util::ErrorKind::io, "cannot read: " + failure.what,
+                    util::SourceLocation{ "conda-meta/" + names[failure.index], 0, 0 })));
             }
+            environment.packages.reserve(results.size());
             for (auto& result : results)
             {
                 if (!*result)
