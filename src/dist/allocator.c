@@ -6,8 +6,10 @@
  *   madvise, as Debian and Ubuntu do: reading 10,000 conda records touched some 20,000 fresh
  *   4 KiB pages, a page fault each. Not for jemalloc's own metadata (metadata_thp), which made
  *   small runs wait about 0.4 ms.
- * percpu_arena:percpu: an arena per CPU, not four: fewer partly used huge pages (peak memory
- *   at 10,000 records about 88 MB, against 97 MB).
+ * narenas:1: one arena for every thread (each keeps its own cache of small blocks in front of
+ *   it): what the reading threads free, the thread that compares the records reuses, and a small
+ *   run touches one huge page, not one per arena. With an arena per CPU, 100 records took 0.5 ms
+ *   more and 10,000 records 13% more.
  * tests/bench/RESULTS.md, "jemalloc", has the measurements.
  */
-const char* malloc_conf = "thp:always,metadata_thp:disabled,percpu_arena:percpu";
+const char* malloc_conf = "thp:always,metadata_thp:disabled,narenas:1";

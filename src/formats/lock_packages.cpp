@@ -1,5 +1,6 @@
 #include "formats/lock_packages.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -98,7 +99,7 @@ namespace envcheck::formats
         }
 
         auto take_direct_url(JsonScanner& scanner, std::string_view text,
-                             std::optional<model::DirectUrl>& out) -> bool
+                             util::Boxed<model::DirectUrl>& out) -> bool
         {
             if (scanner.peek() == 'n')
             {
@@ -270,6 +271,17 @@ namespace envcheck::formats
             {
                 return true;
             }
+            // Counted first (skipping is a fraction of reading): growing the vector by doubling
+            // held two copies of most of a 10,000-package lock's packages at once (issue 19).
+            // At most one package per 128 bytes of text is reserved (a locked package takes 600
+            // or so), so that a list of empty objects cannot reserve more than the text's size.
+            JsonScanner counter = scanner;
+            std::size_t count = 0;
+            do
+            {
+                ++count;
+            } while (counter.skip_value() && counter.consume(','));
+            packages.reserve(std::min(count, text.size() / 128 + 1));
             std::string scratch;
             PackageScan scan{ scanner, text, scratch, {}, 0 };
             do

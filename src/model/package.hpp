@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "util/boxed.hpp"
+
 namespace envcheck::model
 {
     enum class Manager
@@ -50,8 +52,8 @@ namespace envcheck::model
         std::optional<std::uint64_t> size;
         bool requested = false; // asked for explicitly, not pulled in as a dependency
         std::string installer;  // pip INSTALLER ("pip", "uv", "conda"); "conda" for records
-        std::optional<DirectUrl> direct_url;
-        std::vector<std::string> depends; // conda depends / pip Requires-Dist, as written
+        util::Boxed<DirectUrl> direct_url; // few packages have one
+        std::vector<std::string> depends;  // conda depends / pip Requires-Dist, as written
         // conda-lock's category ("main", "dev", an extra's name); "" where the format has none.
         std::string category;
         std::string source; // where it was read, relative to the prefix or lock
