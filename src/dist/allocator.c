@@ -2,14 +2,13 @@
  * settings, which jemalloc reads from this symbol before the first allocation. $MALLOC_CONF
  * still overrides them.
  *
- * thp:always: the heap in transparent huge pages (madvise), also where the system leaves them to
- *   madvise, as Debian and Ubuntu do: reading 10,000 conda records touched some 20,000 fresh
- *   4 KiB pages, a page fault each. Not for jemalloc's own metadata (metadata_thp), which made
- *   small runs wait about 0.4 ms.
  * narenas:1: one arena for every thread (each keeps its own cache of small blocks in front of
- *   it): what the reading threads free, the thread that compares the records reuses, and a small
- *   run touches one huge page, not one per arena. With an arena per CPU, 100 records took 0.5 ms
- *   more and 10,000 records 13% more.
+ *   it), so that what the threads reading the records free, the thread that then compares them
+ *   with the lock reuses instead of faulting in fresh pages: at 10,000 records that was most of
+ *   the serial time. With an arena per CPU, 10,000 records took 13% longer.
+ * Transparent huge pages (thp:always) were faster still on a quiet machine, but made small runs
+ *   slower where memory was fragmented (the kernel compacts memory on the fault), so they stay
+ *   the system's choice.
  * tests/bench/RESULTS.md, "jemalloc", has the measurements.
  */
-const char* malloc_conf = "thp:always,metadata_thp:disabled,narenas:1";
+const char* malloc_conf = "narenas:1";
