@@ -268,15 +268,6 @@ namespace envcheck::app
             return outcome;
         }
 
-        // The quick smoke run that "performs as locked" compares: every GPU.
-        auto quick_on_every_gpu() -> SmokeRunRequest
-        {
-            SmokeRunRequest all;
-            all.mode = model::SmokeMode::quick;
-            all.device = std::nullopt;
-            return all;
-        }
-
         // "Performs as locked": the quick smoke run, started before the machine was probed,
         // against every locked baseline.
         auto compare_performance(const std::vector<model::PerfBaseline>& baselines,
@@ -284,9 +275,7 @@ namespace envcheck::app
                                  bool even_if_busy, PendingSmoke& smoke)
           -> std::vector<model::CheckOutcome>
         {
-            const auto busy = state.facts && !even_if_busy
-                                ? busy_gpus(quick_on_every_gpu(), *state.facts)
-                                : std::map<int, std::string>{};
+            const auto busy = gpus_to_spare(quick_on_every_gpu(), state.facts, even_if_busy);
             const auto report = smoke.proceed(busy);
             // Every locked GPU busy: nothing was to be measured, whatever the probes could do.
             const bool measures_any = std::any_of(

@@ -129,10 +129,9 @@ namespace envcheck::app
         {
             if (!request.no_gpu)
             {
-                const model::MachineFacts* spare_busy =
-                  state.facts && !request.even_if_busy ? &*state.facts : nullptr;
-                outcome.lock.performance =
-                  record_performance(spare_busy, ports, outcome.performance_not_recorded);
+                outcome.lock.performance = record_performance(
+                  gpus_to_spare(quick_on_every_gpu(), state.facts, request.even_if_busy), ports,
+                  outcome.performance_not_recorded);
             }
             // Without force, a lock another process wrote since it was judged above is kept.
             return ports.files.write_atomic(

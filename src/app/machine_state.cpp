@@ -59,9 +59,23 @@ namespace envcheck::app
         return state;
     }
 
-    auto busy_gpus(const SmokeRunRequest& request, const model::MachineFacts& facts)
+    auto quick_on_every_gpu() -> SmokeRunRequest
+    {
+        SmokeRunRequest all;
+        all.mode = model::SmokeMode::quick;
+        all.device = std::nullopt;
+        return all;
+    }
+
+    auto gpus_to_spare(const SmokeRunRequest& request,
+                       const std::optional<model::MachineFacts>& facts, bool even_if_busy)
       -> std::map<int, std::string>
     {
+        std::map<int, std::string> busy;
+        if (!facts || even_if_busy)
+        {
+            return busy;
+        }
         std::vector<int> ordinals;
         if (request.device)
         {
@@ -69,17 +83,16 @@ namespace envcheck::app
         }
         else
         {
-            const int count = facts.cuda.initialized() ? facts.cuda.device_count.value_or(0)
-                                                       : static_cast<int>(facts.nvml.gpus.size());
+            const int count = facts->cuda.initialized() ? facts->cuda.device_count.value_or(0)
+                                                        : static_cast<int>(facts->nvml.gpus.size());
             for (int ordinal = 0; ordinal < std::min(count, 4096); ++ordinal)
             {
                 ordinals.push_back(ordinal);
             }
         }
-        std::map<int, std::string> busy;
         for (const int ordinal : ordinals)
         {
-            if (auto reason = checks::busy_reason(facts, ordinal))
+            if (auto reason = checks::busy_reason(*facts, ordinal))
             {
                 busy.emplace(ordinal, std::move(*reason));
             }
@@ -87,27 +100,14 @@ namespace envcheck::app
         return busy;
     }
 
-    auto proceed_sparing_busy(PendingSmoke& smoke, const SmokeRunRequest& request,
-                              const std::optional<model::MachineFacts>& facts, bool even_if_busy)
-      -> model::SmokeReport
-    {
-        return smoke.proceed(facts && !even_if_busy ? busy_gpus(request, *facts)
-                                                    : std::map<int, std::string>{});
-    }
-
-    auto record_performance(const model::MachineFacts* spare_busy, Ports& ports,
+    auto record_performance(const std::map<int, std::string>& spared, Ports& ports,
                             std::string& why_not) -> std::optional<std::vector<model::PerfBaseline>>
     {
-        SmokeRunRequest request;
-        request.mode = model::SmokeMode::quick;
-        request.device = std::nullopt;
-        // Asked once: every run spares the same GPUs, and they get no baseline.
-        const auto busy =
-          spare_busy != nullptr ? busy_gpus(request, *spare_busy) : std::map<int, std::string>{};
+        // Every run spares the same GPUs (asked once, by the caller), and they get no baseline.
         std::vector<model::SmokeReport> reports;
         for (int run = 0; run < baseline_runs; ++run)
         {
-            reports.push_back(ports.smoke.start(request)->proceed(busy));
+            reports.push_back(ports.smoke.start(quick_on_every_gpu())->proceed(spared));
             const auto& report = reports.back();
             if (report.availability != model::GpuAvailability::available)
             {
@@ -118,7 +118,7 @@ namespace envcheck::app
             }
         }
         std::vector<model::PerfBaseline> baselines;
-        std::vector<std::string> spared;
+        std::vector<std::string> spared_reasons;
         for (const auto& device : reports.front().devices)
         {
             std::vector<model::DeviceSmoke> runs;
@@ -133,16 +133,16 @@ namespace envcheck::app
                 }
             }
             // A busy GPU's probes were skipped: no baseline, and why.
-            if (const auto reason = busy.find(device.device.index); reason != busy.end())
+            if (const auto reason = spared.find(device.device.index); reason != spared.end())
             {
-                spared.push_back(reason->second); // names the GPU, the processes, --even-if-busy
+                spared_reasons.push_back(reason->second); // the GPU, processes, --even-if-busy
                 continue;
             }
             baselines.push_back(model::make_baseline(runs, model::SmokeMode::quick));
         }
-        if (!spared.empty())
+        if (!spared_reasons.empty())
         {
-            why_not = util::join(spared, "; ");
+            why_not = util::join(spared_reasons, "; ");
         }
         return baselines;
     }

@@ -34,28 +34,25 @@ namespace envcheck::app
     [[nodiscard]] auto current_machine(bool probe_gpu, const std::optional<std::string>& python,
                                        Ports& ports) -> MachineState;
 
-    // Passive when busy: the devices of `request` that other processes compute on
-    // (checks::busy_reason over `facts`), with the reason. A pending smoke run spares them: each
-    // of its probes is a skip with the reason.
-    [[nodiscard]] auto busy_gpus(const SmokeRunRequest& request, const model::MachineFacts& facts)
-      -> std::map<int, std::string>;
+    // The quick smoke run that a lock's baselines and "performs as locked" measure: every GPU.
+    [[nodiscard]] auto quick_on_every_gpu() -> SmokeRunRequest;
 
-    // The go-ahead of a smoke run started before the machine was probed (its child loaded the
-    // driver meanwhile): the busy GPUs spared when there are facts and the caller does not run
-    // even if busy.
-    [[nodiscard]] auto proceed_sparing_busy(PendingSmoke& smoke, const SmokeRunRequest& request,
-                                            const std::optional<model::MachineFacts>& facts,
-                                            bool even_if_busy) -> model::SmokeReport;
+    // Passive when busy, for every active command (smoke, lock, check --lock): the devices of
+    // `request` that other processes compute on (checks::busy_reason over `facts`), with the
+    // reason. None without facts or `even_if_busy`. A smoke run spares them: each of its probes
+    // is a skip with the reason, and no context is made on them.
+    [[nodiscard]] auto gpus_to_spare(const SmokeRunRequest& request,
+                                     const std::optional<model::MachineFacts>& facts,
+                                     bool even_if_busy) -> std::map<int, std::string>;
 
     // How many independent quick runs a lock's baselines are made from: enough to see the
     // spread between runs, which the repeats within one run do not show.
     inline constexpr int baseline_runs = 3;
 
     // One baseline per GPU from baseline_runs quick smoke runs (model::make_baseline); nullopt
-    // (with the reason in `why_not`) when no GPU could be probed. With `spare_busy` (the facts
-    // probed before), a GPU that other processes compute on gets no baseline, and `why_not`
-    // names it and the processes.
-    [[nodiscard]] auto record_performance(const model::MachineFacts* spare_busy, Ports& ports,
+    // (with the reason in `why_not`) when no GPU could be probed. A GPU in `spared`
+    // (gpus_to_spare) gets no baseline, and `why_not` names it and the processes.
+    [[nodiscard]] auto record_performance(const std::map<int, std::string>& spared, Ports& ports,
                                           std::string& why_not)
       -> std::optional<std::vector<model::PerfBaseline>>;
 }

@@ -121,7 +121,7 @@ namespace envcheck::app
                 facts = std::move(*probed);
             }
         }
-        outcome.report = proceed_sparing_busy(*smoke, run, facts, request.even_if_busy);
+        outcome.report = smoke->proceed(gpus_to_spare(run, facts, request.even_if_busy));
         const auto availability = outcome.report.availability;
         if (availability != model::GpuAvailability::available &&
             availability != model::GpuAvailability::built_without_cuda &&
