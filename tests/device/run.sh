@@ -45,7 +45,8 @@ step "machine and build" | tee "$OUT/build.log"
 bench_flag=OFF
 [ "$BENCH" = 1 ] && bench_flag=ON
 # Libraries the machine lacks (it reaches no registry): Debian packages carried in tests/device/carried/debs
-# (libyaml-dev, libyaml-0-2, libtomlplusplus-dev), unpacked here and found through pkg-config and the loader.
+# (libyaml-dev, libyaml-0-2, libtomlplusplus-dev, libjemalloc-dev; strace and libunwind8 for the
+# timeline of check --lock), unpacked here and found through pkg-config and the loader.
 if ls tests/device/carried/debs/*.deb >/dev/null 2>&1; then
     deps=/tmp/envcheck-device-deps
     for deb in tests/device/carried/debs/*.deb; do dpkg-deb -x "$deb" "$deps"; done
@@ -55,6 +56,7 @@ if ls tests/device/carried/debs/*.deb >/dev/null 2>&1; then
     # Tests replace LD_LIBRARY_PATH (the stand-in drivers): the runtime libraries go where the
     # loader always looks.
     cp -a "$deps"/usr/lib/x86_64-linux-gnu/lib*.so.* /usr/local/lib/ 2>/dev/null && ldconfig
+    export PATH=$PATH:$deps/usr/bin # the machine's own tools first
     echo "carried packages: $(ls tests/device/carried/debs | tr '\n' ' ')" >> "$OUT/build.log"
 fi
 # The tests that read the shared corpus and vectors fail without them: the device copy has them
@@ -209,17 +211,40 @@ step "lock and check" | tee "$OUT/lock.txt"
     lock="$OUT/torch.lock.json"
     "$E" lock --prefix "$PREFIX" --output "$lock"; echo "lock -> exit $?"
     python3 -c "import json,sys; l=json.load(open(sys.argv[1])); print('machine:', json.dumps(l['machine'])); print('baselines:', [(b['device_name'], len(b['metrics'])) for b in (l['performance'] or [])]); [print('  locked', m['probe'] + '.' + m['name'], m['value'], 'spread', m['spread'], '(informational: ' + m['informational'] + ')' if m.get('informational') else '') for b in (l['performance'] or []) for m in b['metrics']]" "$lock"
-    # Where the time of check --lock goes, child by child (when strace is there).
+    # Where the time of check --lock goes: each process's start and end, and each line the
+    # children write (the smoke child's steps and probe results) and the go-ahead, in ms from
+    # the start (strace -f; the tracing itself adds a little to each of those system calls).
     if command -v strace > /dev/null; then
-        strace -f -tt -e trace=execve,clone,clone3,fork,vfork,exit_group,wait4 -o "$OUT/check.strace" \
-            "$E" check --prefix "$PREFIX" --lock "$lock" > /dev/null 2>&1
-        grep -vE "resumed|SIGCHLD" "$OUT/check.strace" | head -40
+        strace -f -tt -e trace=execve,clone,clone3,exit_group,write -e signal=none -s 100 \
+            -o "$OUT/check.strace" "$E" check --prefix "$PREFIX" --lock "$lock" > /dev/null 2>&1
+        python3 - "$OUT/check.strace" <<'PY'
+import re, sys
+lines = open(sys.argv[1]).read().splitlines()
+stamp = lambda text: sum(float(part) * scale for part, scale in zip(text.split(":"), (3600, 60, 1)))
+start = None
+print("---- timeline of check --lock (ms, pid, what)")
+for line in lines:
+    match = re.match(r"(\d+)\s+([\d:.]+)\s+(\w+)\((.*)", line)
+    if not match or "resumed" in line:
+        continue
+    pid, when, call, rest = match.groups()
+    start = stamp(when) if start is None else start
+    if call == "write":
+        if '"event' not in rest:
+            continue
+        what = re.sub(r'\\"', '"', rest.split(",", 1)[1])[:90]
+    elif call in ("clone", "clone3"):
+        what = call + " -> " + line.rsplit("=", 1)[-1].strip()
+    else:
+        what = call + " " + rest[:60]
+    print(f"{1000 * (stamp(when) - start):8.1f} {pid:>7} {what}")
+PY
     else
         echo "no strace"
     fi
     "$E" check --prefix "$PREFIX" --lock "$lock"; echo "check -> exit $?"
     for variant in "" "--no-gpu"; do
-        for run_number in 1 2 3 4 5; do
+        for run_number in 1 2 3 4 5 6 7 8 9 10; do
             t0=$EPOCHREALTIME
             "$E" check --prefix "$PREFIX" --lock "$lock" $variant > /dev/null 2>&1
             rc=$?
@@ -304,7 +329,8 @@ grep -E "exit|^envcheck |^CUDA|^GPU|^no wheel|^----" "$OUT/dist.txt"
 if [ "$BENCH" = 1 ]; then grep -A40 "== bench_tensor on" "$OUT/bench.log"; fi
 grep -E "run-to-run|> 3%" "$OUT/smoke-spread.txt"
 cat "$OUT/timing.txt"
-grep -E "^(lock|check|python|busy|  locked|baselines|inflated|slurm|performance|machine:)" "$OUT/lock.txt" | grep -v "^machine: {" | head -40
+grep -E "^(lock|check|python|busy|  locked|baselines|inflated|slurm|performance|machine:)" "$OUT/lock.txt" | grep -v "^machine: {" | head -50
+sed -n '/^---- timeline/,/^check -> exit/p' "$OUT/lock.txt" | head -60
 grep -E "smoke --|busy|held" "$OUT/smoke.txt" | head -12
 grep -A10 -- "---- hardware gates" "$OUT/machine.txt"
 cat "$OUT/machine.txt" | head -12
