@@ -353,15 +353,24 @@ namespace envcheck::app
 
         // The quick smoke run "performs as locked" needs, started as soon as the lock is read:
         // its child loads the driver (cuInit: 0.1 s on an H200) while the environment is read
-        // and the machine probed, and opens the GPUs only once the probe has said which are
-        // busy. None with --no-gpu, or without baselines to compare.
+        // and the machine probed, and opens the GPUs only once NVML has said that nobody else
+        // computes on them (early_go_ahead), or the whole probe which to spare. None with
+        // --no-gpu, or without baselines to compare.
         auto start_smoke_for(const CheckInputs& inputs, const CheckRequest& request, Ports& ports)
           -> std::unique_ptr<PendingSmoke>
         {
             const bool has_baselines =
               inputs.lock && inputs.lock->performance && !inputs.lock->performance->empty();
-            return has_baselines && !request.no_gpu ? ports.smoke.start(quick_on_every_gpu())
-                                                    : nullptr;
+            if (!has_baselines || request.no_gpu)
+            {
+                return nullptr;
+            }
+            auto smoke = ports.smoke.start(quick_on_every_gpu());
+            if (request.even_if_busy)
+            {
+                smoke->go({}); // nothing to wait for: no GPU is spared
+            }
+            return smoke;
         }
 
         // Packages, machine and performance against the lock; returns the machine facts when
@@ -392,8 +401,12 @@ namespace envcheck::app
             const bool lock_knows_gpu = lock.machine.driver_version ||
                                         lock.machine.cuda_driver_version || lock.machine.gpus ||
                                         has_baselines;
+            // The smoke run's go-ahead as soon as NVML says nobody else computes; with
+            // --even-if-busy it was given when the run started.
             const auto state =
-              current_machine(!request.no_gpu && lock_knows_gpu, installed.python_version, ports);
+              current_machine(!request.no_gpu && lock_knows_gpu, installed.python_version, ports,
+                              smoke != nullptr ? early_go_ahead(*smoke)
+                                               : std::function<void(const model::NvmlFacts&)>{});
             check.machine = compare_machine(lock, state, ports.machine.platform());
             if (state.facts)
             {

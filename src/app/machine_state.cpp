@@ -9,7 +9,9 @@
 namespace envcheck::app
 {
     auto probe_machine(const std::string& root, double driver_timeout_seconds, Ports& ports,
-                       std::optional<Environment> environment) -> util::Result<model::MachineFacts>
+                       std::optional<Environment> environment,
+                       std::function<void(const model::NvmlFacts&)> nvml_heard)
+      -> util::Result<model::MachineFacts>
     {
         if (root.empty() || !ports.files.is_directory(root))
         {
@@ -21,11 +23,12 @@ namespace envcheck::app
         request.driver_timeout =
           std::chrono::milliseconds(static_cast<long long>(driver_timeout_seconds * 1000.0));
         request.environment = std::move(environment);
+        request.nvml_heard = std::move(nvml_heard);
         return ports.machine.probe(request);
     }
 
-    auto current_machine(bool probe_gpu, const std::optional<std::string>& python, Ports& ports)
-      -> MachineState
+    auto current_machine(bool probe_gpu, const std::optional<std::string>& python, Ports& ports,
+                         std::function<void(const model::NvmlFacts&)> nvml_heard) -> MachineState
     {
         MachineState state;
         state.machine.platform = ports.machine.platform();
@@ -36,7 +39,9 @@ namespace envcheck::app
             state.machine.glibc = ports.machine.os().glibc_version;
             return state;
         }
-        state.facts = ports.machine.probe(MachineProbeRequest{});
+        MachineProbeRequest request;
+        request.nvml_heard = std::move(nvml_heard);
+        state.facts = ports.machine.probe(request);
         const auto& facts = *state.facts;
         state.machine.glibc = facts.os.glibc_version;
         state.machine.driver_version = model::driver_version(facts);
@@ -98,6 +103,17 @@ namespace envcheck::app
             }
         }
         return busy;
+    }
+
+    auto early_go_ahead(PendingSmoke& smoke) -> std::function<void(const model::NvmlFacts&)>
+    {
+        return [&smoke](const model::NvmlFacts& nvml)
+        {
+            if (!checks::any_gpu_busy(nvml))
+            {
+                smoke.go({});
+            }
+        };
     }
 
     auto record_performance(const std::map<int, std::string>& spared, Ports& ports,

@@ -125,6 +125,9 @@ namespace envcheck::app
         std::chrono::milliseconds driver_timeout{ 20000 }; // NVML and cuInit, each
         // The variables the probe reads instead of the process's (slurm-health: the node's).
         std::optional<Environment> environment;
+        // Called with NVML's facts as soon as NVML has answered (live root only), while the CUDA
+        // driver is still being asked: a pending smoke run's early go-ahead.
+        std::function<void(const model::NvmlFacts&)> nvml_heard;
     };
 
     // A directory of an environment that its frameworks' RUNPATH names, and what put it there.
@@ -185,7 +188,10 @@ namespace envcheck::app
     {
     public:
         virtual ~PendingSmoke() = default;
-        // CUDA ordinal -> why (described, every probe skipped with it; no context made there).
+        // The go-ahead, now: CUDA ordinal -> why (described, every probe skipped with it; no
+        // context made there). The first one stands: a later go() or proceed() sends none.
+        virtual void go(const std::map<int, std::string>& spared) = 0;
+        // go(spared), then the report, once the probes are done.
         [[nodiscard]] virtual auto proceed(const std::map<int, std::string>& spared)
           -> model::SmokeReport = 0;
     };

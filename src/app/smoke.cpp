@@ -116,7 +116,8 @@ namespace envcheck::app
         std::optional<model::MachineFacts> facts;
         if (!request.even_if_busy && !registry.empty())
         {
-            if (auto probed = probe_machine("/", request.timeout_seconds, ports))
+            if (auto probed = probe_machine("/", request.timeout_seconds, ports, std::nullopt,
+                                            early_go_ahead(*smoke)))
             {
                 facts = std::move(*probed);
             }

@@ -868,6 +868,13 @@ namespace envcheck::checks
                "; skipped so as not to disturb them (--even-if-busy runs it anyway)";
     }
 
+    auto any_gpu_busy(const model::NvmlFacts& nvml) -> bool
+    {
+        return std::any_of(nvml.gpus.begin(), nvml.gpus.end(),
+                           [](const model::NvmlGpu& gpu)
+                           { return gpu.compute_processes.value_or(0) > 0; });
+    }
+
     auto run_hardware_gates(const DoctorInput& input) -> std::vector<model::CheckOutcome>
     {
         std::vector<model::CheckOutcome> outcomes;

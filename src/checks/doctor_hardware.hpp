@@ -61,6 +61,11 @@ namespace envcheck::checks
     [[nodiscard]] auto busy_reason(const model::MachineFacts& machine, int cuda_ordinal)
       -> std::optional<std::string>;
 
+    // Whether NVML names compute processes on any GPU. When it names none, busy_reason is
+    // nullopt for every CUDA ordinal, whatever NVML GPU each turns out to be: NVML alone can
+    // then say that no GPU is to be spared.
+    [[nodiscard]] auto any_gpu_busy(const model::NvmlFacts& nvml) -> bool;
+
     // The rows of stage hardware_gate_stage, run in registry order, ids and labels set.
     [[nodiscard]] auto run_hardware_gates(const DoctorInput& input)
       -> std::vector<model::CheckOutcome>;

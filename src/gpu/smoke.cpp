@@ -300,6 +300,7 @@ namespace envcheck::gpu
         Progress progress;
         std::optional<Assembler> assembler;
         std::optional<fsio::RunningChild> child;
+        bool went = false; // the go-ahead was sent
         bool proceeded = false;
 
         // Starts `main` under the request's limits; its lines build the report, and its
@@ -343,6 +344,16 @@ namespace envcheck::gpu
 
     PendingSmoke::~PendingSmoke() = default;
 
+    void PendingSmoke::go(const std::map<int, std::string>& spared)
+    {
+        auto& state = *m_state;
+        if (state.child && !std::exchange(state.went, true))
+        {
+            // A child that already ended (no driver) cannot read it: its answer is in its lines.
+            (void)state.child->send_line(wire::encode(wire::GoAhead{ spared }));
+        }
+    }
+
     auto PendingSmoke::proceed(const std::map<int, std::string>& spared) -> model::SmokeReport
     {
         auto& state = *m_state;
@@ -361,8 +372,7 @@ namespace envcheck::gpu
             report.diagnosis = "this smoke run was already watched to its end";
             return report;
         }
-        // A child that already ended (no driver) cannot read it: its answer is in its lines.
-        (void)state.child->send_line(wire::encode(wire::GoAhead{ spared }));
+        go(spared);
         const fsio::ChildReport outcome = state.child->finish();
         auto probed = state.assembler->finish(outcome, limits_for(state.request));
         probed.duration_seconds = static_cast<double>(outcome.elapsed.count()) / 1000.0;

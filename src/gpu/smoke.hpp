@@ -66,7 +66,9 @@ namespace envcheck::gpu
         auto operator=(const PendingSmoke&) -> PendingSmoke& = delete;
         ~PendingSmoke(); // a child never given the go-ahead is stopped
 
-        // CUDA ordinal -> why it is left alone. Once.
+        // The go-ahead, now: CUDA ordinal -> why it is left alone. The first one stands.
+        void go(const std::map<int, std::string>& spared);
+        // go(spared), then the report once the child's last line is in. Once.
         [[nodiscard]] auto proceed(const std::map<int, std::string>& spared) -> model::SmokeReport;
 
     private:

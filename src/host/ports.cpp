@@ -227,8 +227,9 @@ namespace envcheck::host
                     ::unsetenv(name.c_str());
                 }
             }
-            auto facts = system::probe_machine(
-              { request.root, request.environment.value_or(environment), request.driver_timeout });
+            auto facts =
+              system::probe_machine({ request.root, request.environment.value_or(environment),
+                                      request.driver_timeout, true, request.nvml_heard });
             facts.runtime = embedded_runtime();
             return facts;
         }
@@ -266,6 +267,7 @@ namespace envcheck::host
               : m_smoke(request, std::move(progress))
             {
             }
+            void go(const std::map<int, std::string>& spared) override { m_smoke.go(spared); }
             auto proceed(const std::map<int, std::string>& spared) -> model::SmokeReport override
             {
                 return m_smoke.proceed(spared);

@@ -116,6 +116,7 @@ namespace envcheck::system
         Heard<model::CudaDriverFacts> cuda;
         std::optional<fsio::RunningChild> nvml_child;
         std::optional<fsio::RunningChild> cuda_child;
+        std::optional<wire::NvmlProbe> nvml_probe; // once its child has ended
     };
 
     StartedDriverProbes::StartedDriverProbes(const std::vector<std::string>& nodes_to_open,
@@ -140,12 +141,22 @@ namespace envcheck::system
 
     StartedDriverProbes::~StartedDriverProbes() = default;
 
+    auto StartedDriverProbes::nvml() -> const model::NvmlFacts&
+    {
+        auto& state = *m_state;
+        if (!state.nvml_probe)
+        {
+            state.nvml_probe = nvml_result(state.nvml, state.nvml_child->finish(), state.limits);
+        }
+        return state.nvml_probe->facts;
+    }
+
     auto StartedDriverProbes::finish() -> DriverProbes
     {
         auto& state = *m_state;
-        const auto nvml_report = state.nvml_child->finish();
+        (void)nvml();
         const auto cuda_report = state.cuda_child->finish();
-        return DriverProbes{ nvml_result(state.nvml, nvml_report, state.limits),
+        return DriverProbes{ std::move(*state.nvml_probe),
                              cuda_result(state.cuda, cuda_report, state.limits) };
     }
 

@@ -38,7 +38,9 @@ namespace envcheck::system
         facts.device_nodes = read_device_nodes(root);
         // The driver children first: they wait in cuInit (0.1 s on an H200) while the files are
         // read. The NVML child opens the nodes CUDA needs that this user may access: a node
-        // that passes access() but cannot be opened is blocked by the device cgroup.
+        // that passes access() but cannot be opened is blocked by the device cgroup. A caller
+        // waiting on NVML's facts (a smoke run's go-ahead) gets them before the files are read:
+        // NVML answers in a few ms, cuInit takes longer than the files.
         std::optional<StartedDriverProbes> started;
         std::vector<std::string> nodes;
         if (facts.live)
@@ -52,6 +54,10 @@ namespace envcheck::system
                 }
             }
             started.emplace(nodes, options.driver_timeout);
+            if (options.nvml_heard)
+            {
+                options.nvml_heard(started->nvml());
+            }
         }
         facts.hostname = read_hostname(root);
         facts.os = read_os(root);

@@ -5,6 +5,7 @@
 #define ENVCHECK_SYSTEM_MACHINE_PROBE_HPP
 
 #include <chrono>
+#include <functional>
 #include <string>
 
 #include "model/machine.hpp"
@@ -19,6 +20,9 @@ namespace envcheck::system
         Environment environment; // from read_environment(), or a test's own
         std::chrono::milliseconds driver_timeout = default_driver_timeout;
         bool load_drivers = true; // false: files only, as under --root
+        // Called with NVML's facts as soon as its child has ended (live root only), before the
+        // files are read and the CUDA driver's child is waited for.
+        std::function<void(const model::NvmlFacts&)> nvml_heard;
     };
 
     [[nodiscard]] auto probe_machine(const ProbeOptions& options) -> model::MachineFacts;

@@ -263,12 +263,20 @@ namespace envcheck::tests
             return facts.os;
         }
 
+        bool probing = false; // inside probe(), where NVML's facts are handed out early
+
         auto probe(const app::MachineProbeRequest& request) -> model::MachineFacts override
         {
             probes.push_back(request);
             auto probed = facts;
             probed.root = request.root;
             probed.live = request.root == "/" && facts.live;
+            if (probed.live && request.nvml_heard)
+            {
+                probing = true;
+                request.nvml_heard(probed.nvml);
+                probing = false;
+            }
             return probed;
         }
 
@@ -338,6 +346,10 @@ namespace envcheck::tests
         model::SmokeReport report = smoke_report();
         std::vector<app::SmokeRunRequest> runs;
         std::vector<std::map<int, std::string>> spared; // what each run's go-ahead spared
+        // Whether each run's go-ahead came while a machine probe was under way (NVML had
+        // answered, the CUDA driver not yet): FakeWorld wires machine_probing.
+        std::vector<bool> early_go;
+        const bool* machine_probing = nullptr;
         // How many machine probes had been made when each run started (FakeWorld wires it):
         // the child is started before the machine is probed, so that it loads the driver
         // meanwhile.
@@ -356,9 +368,20 @@ namespace envcheck::tests
               , m_request(std::move(request))
             {
             }
-            auto proceed(const std::map<int, std::string>& spared) -> model::SmokeReport override
+            void go(const std::map<int, std::string>& spared) override
             {
-                m_owner.spared.push_back(spared);
+                if (!m_went)
+                {
+                    m_went = spared;
+                    m_owner.spared.push_back(spared);
+                    m_owner.early_go.push_back(m_owner.machine_probing != nullptr &&
+                                               *m_owner.machine_probing);
+                }
+            }
+            auto proceed(const std::map<int, std::string>& given) -> model::SmokeReport override
+            {
+                go(given);
+                const auto& spared = *m_went;
                 auto report = m_owner.report;
                 for (auto& device : report.devices)
                 {
@@ -391,6 +414,7 @@ namespace envcheck::tests
         private:
             CannedSmoke& m_owner;
             app::SmokeRunRequest m_request;
+            std::optional<std::map<int, std::string>> m_went; // the go-ahead, once sent
         };
 
         auto start(const app::SmokeRunRequest& request)
@@ -563,7 +587,11 @@ namespace envcheck::tests
 
     struct FakeWorld
     {
-        FakeWorld() { smoke.machine_probes = &machine.probes; }
+        FakeWorld()
+        {
+            smoke.machine_probes = &machine.probes;
+            smoke.machine_probing = &machine.probing;
+        }
         FakeWorld(const FakeWorld&) = delete;
         auto operator=(const FakeWorld&) -> FakeWorld& = delete;
 

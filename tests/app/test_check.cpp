@@ -410,12 +410,24 @@ TEST_CASE("run_check performance against the lock's baselines", "[app][check]")
         CHECK(outcome.verdict() == app::Verdict::findings);
     }
 
+    SECTION("nobody else computes: the go-ahead comes as soon as NVML has answered")
+    {
+        world.smoke.spared.clear();
+        world.smoke.early_go.clear();
+        const auto outcome = check(world);
+        REQUIRE(world.smoke.spared.size() == 1);
+        CHECK(world.smoke.spared[0].empty());
+        CHECK(world.smoke.early_go == std::vector<bool>{ true });
+        CHECK(outcome.verdict() == app::Verdict::clean);
+    }
+
     SECTION("a GPU other processes compute on is not measured")
     {
         world.machine.facts.nvml.gpus.at(0).compute_processes = 1;
         world.machine.facts.nvml.gpus.at(0).compute_process_ids = { 777 };
         const auto probed = world.machine.probes.size();
         world.smoke.spared.clear();
+        world.smoke.early_go.clear();
         auto outcome = check(world);
         // The child was started before the machine was probed; its go-ahead spares the GPU.
         CHECK(world.smoke.probes_before_start.back() == probed);
@@ -425,6 +437,8 @@ TEST_CASE("run_check performance against the lock's baselines", "[app][check]")
               std::map<int, std::string>{
                 { 0, "GPU 0 is busy: 1 compute process of others (pid 777) holds it; skipped so "
                      "as not to disturb them (--even-if-busy runs it anyway)" } });
+        // Not on NVML's word alone: which CUDA ordinal is busy takes the CUDA driver's devices.
+        CHECK(world.smoke.early_go == std::vector<bool>{ false });
         REQUIRE(outcome.check.performance.size() == 1);
         const auto& perf = outcome.check.performance[0];
         CHECK(perf.status == model::Status::skip);
@@ -437,6 +451,9 @@ TEST_CASE("run_check performance against the lock's baselines", "[app][check]")
         outcome = check(world, anyway);
         REQUIRE(world.smoke.spared.size() == 2);
         CHECK(world.smoke.spared[1].empty());
+        // Given as the run started: nothing to wait for.
+        CHECK(world.smoke.early_go == std::vector<bool>{ false, false });
+        CHECK(world.smoke.probes_before_start.back() == probed + 1);
         CHECK(outcome_status(outcome.check.performance, "perf.bandwidth.h2d_pinned_gbps") ==
               "pass");
     }

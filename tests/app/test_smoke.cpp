@@ -37,8 +37,11 @@ TEST_CASE("run_smoke", "[app][smoke]")
         CHECK(outcome.fleet.runs.at(0).command == "smoke");
         CHECK(outcome.fleet.features.smoke_passed == true);
         // The machine is probed once: NVML's compute processes (passive when busy), and the
-        // doctor's facts if no GPU ran.
+        // doctor's facts if no GPU ran. Nobody else computes, so the go-ahead came as soon as
+        // NVML had answered.
         CHECK(world.machine.probes.size() == 1);
+        CHECK(world.smoke.early_go == std::vector<bool>{ true });
+        CHECK(world.smoke.spared == std::vector<std::map<int, std::string>>{ {} });
     }
 
     SECTION("--full on every device")
@@ -160,6 +163,7 @@ TEST_CASE("run_smoke leaves busy GPUs alone", "[app][smoke]")
         CHECK(world.machine.probes.size() == 1);
         REQUIRE(world.smoke.spared.size() == 1);
         CHECK(world.smoke.spared[0].contains(0));
+        CHECK(world.smoke.early_go == std::vector<bool>{ false }); // once the machine was probed
         REQUIRE(outcome.report.devices.size() == 1);
         const auto& probes = outcome.report.devices[0].probes;
         REQUIRE(probes.size() == world.smoke.registry.size());

@@ -8,6 +8,7 @@
 #include "driver/cuda_driver.hpp"
 #include "driver/dl.hpp"
 #include "fsio/child.hpp"
+#include "system/driver_probe.hpp"
 #include "tests/catch.hpp"
 
 using namespace envcheck;
@@ -111,5 +112,26 @@ namespace
         REQUIRE(lines.size() == 2);
         CHECK(lines[0] == std::string(256, 'N'));
         CHECK(lines[1] == std::string(32, 'P'));
+    }
+
+    TEST_CASE("StartedDriverProbes hands out NVML's facts while cuInit still runs", "[driver]")
+    {
+        // The stand-in NVML answers at once; the stand-in libcuda hangs in cuInit until the
+        // deadline. A smoke run's early go-ahead waits on the first, not on the second.
+        ::setenv("FAKE_NVML", "init=0", 1);
+        ::setenv("FAKE_CUDA", "init-hang", 1);
+        const auto start = std::chrono::steady_clock::now();
+        system::StartedDriverProbes probes({}, 2s);
+        const bool initialized = probes.nvml().initialized();
+        const auto heard = std::chrono::steady_clock::now() - start;
+        const auto drivers = probes.finish();
+        const auto finished = std::chrono::steady_clock::now() - start;
+        ::unsetenv("FAKE_NVML");
+        ::unsetenv("FAKE_CUDA");
+        CHECK(initialized);
+        CHECK(heard < 1s);
+        CHECK(finished >= 2s);
+        CHECK(drivers.nvml.facts.initialized());
+        CHECK(drivers.cuda.failure.failed()); // hung in cuInit: killed at the deadline
     }
 }

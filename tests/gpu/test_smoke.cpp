@@ -3,6 +3,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <poll.h>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -163,6 +164,77 @@ namespace
             CHECK(report.devices[1].device.index == 1);
             CHECK(report.devices[1].probes.size() == 3);
             CHECK(report.passed());
+        }
+    }
+
+    // The child's stdin: the go-ahead lines it was sent, each without its newline; reads until
+    // nothing more comes within `quiet` after the first.
+    auto go_aheads_heard(std::chrono::milliseconds quiet) -> std::vector<std::string>
+    {
+        std::string text;
+        char buffer[4096];
+        for (bool first = true;; first = false)
+        {
+            pollfd input{ STDIN_FILENO, POLLIN, 0 };
+            if (poll(&input, 1, first ? 5000 : static_cast<int>(quiet.count())) <= 0)
+            {
+                break;
+            }
+            const auto got = read(STDIN_FILENO, buffer, sizeof buffer);
+            if (got <= 0)
+            {
+                break;
+            }
+            text.append(buffer, static_cast<std::size_t>(got));
+        }
+        std::vector<std::string> lines;
+        for (std::size_t start = 0, end; (end = text.find('\n', start)) != std::string::npos;
+             start = end + 1)
+        {
+            lines.push_back(text.substr(start, end - start));
+        }
+        return lines;
+    }
+
+    TEST_CASE("PendingSmoke: the first go-ahead stands", "[gpu][smoke]")
+    {
+        // The child reports, as its one probe's message, each go-ahead it heard.
+        const fsio::ChildMain child = [](LineWriter& out)
+        {
+            hello_runtime(out);
+            const auto lines = go_aheads_heard(200ms);
+            say(out, wire::DeviceEvent{ device(0) });
+            auto result = passed("hello");
+            for (const auto& line : lines)
+            {
+                const auto go = wire::decode_go_ahead(line);
+                result.message +=
+                  go && go->spared.contains(1) ? " [" + go->spared.at(1) + "]" : " [none spared]";
+            }
+            say(out, wire::ResultEvent{ 0, result });
+            say(out, wire::FinishEvent{});
+            return 0;
+        };
+        auto request = request_for();
+        request.probes = { "hello" };
+        request.probe_timeout = 2000ms;
+
+        SECTION("go() early, then proceed(): one go-ahead, the early one")
+        {
+            gpu::PendingSmoke smoke(request, child, {});
+            smoke.go({ { 1, "early" } });
+            smoke.go({ { 1, "again" } });
+            const auto report = smoke.proceed({ { 1, "late" } });
+            REQUIRE(report.devices.size() == 1);
+            REQUIRE(report.devices[0].probes.size() == 1);
+            CHECK(report.devices[0].probes[0].message == "hello fine [early]");
+        }
+        SECTION("proceed() alone sends its own")
+        {
+            gpu::PendingSmoke smoke(request, child, {});
+            const auto report = smoke.proceed({});
+            REQUIRE(report.devices.size() == 1);
+            CHECK(report.devices[0].probes.at(0).message == "hello fine [none spared]");
         }
     }
 
