@@ -126,17 +126,17 @@ namespace envcheck::system
         auto& state = *m_state;
         state.limits = limits_for(timeout);
         // Both run from now; each one's deadline counts from its start, so watching them one
-        // after the other bounds the pair by one timeout, as watching them together does.
+        // after the other bounds the pair by one timeout, as watching them together does. Each
+        // is done at its finish line: its exit, where the driver closes its handles, is not
+        // waited for (a smoke run's early go-ahead waits on NVML's answer, not on that).
         state.nvml_child.emplace(fsio::ChildJob{
           [&nodes_to_open](fsio::LineWriter& out) { return nvml_child(nodes_to_open, out); },
-          state.limits,
-          [&state](std::string_view line) { state.nvml.take(line); },
-          {} });
+          state.limits, [&state](std::string_view line) { state.nvml.take(line); },
+          [&state](std::string_view) { return state.nvml.finished; } });
         state.cuda_child.emplace(
-          fsio::ChildJob{ [](fsio::LineWriter& out) { return cuda_child(out); },
-                          state.limits,
+          fsio::ChildJob{ [](fsio::LineWriter& out) { return cuda_child(out); }, state.limits,
                           [&state](std::string_view line) { state.cuda.take(line); },
-                          {} });
+                          [&state](std::string_view) { return state.cuda.finished; } });
     }
 
     StartedDriverProbes::~StartedDriverProbes() = default;

@@ -89,6 +89,9 @@ step "tests" | tee "$OUT/tests.log"
     # has (the [.gpu] cases initialise it in-process).
     echo "---- test_gpu [.gpu-alone]"
     timeout 120 "$BUILD/tests/test_gpu" "[.gpu-alone]" 2>&1 | tail -6
+    # Also alone: the host reserve is made once per process, and must be the probes' first.
+    echo "---- test_gpu [.gpu-reserve]"
+    timeout 120 "$BUILD/tests/test_gpu" "[.gpu-reserve]" 2>&1 | tail -6
     echo "---- tests/gpu/test_smoke.py"
     ENVCHECK="$E" ENVCHECK_SOURCE_DIR="$PWD" ENVCHECK_SHARED_DIR=/nonexistent \
         timeout 200 python3 -m pytest -q -p no:cacheprovider tests/gpu/test_smoke.py 2>&1 | tail -6
@@ -215,7 +218,7 @@ step "lock and check" | tee "$OUT/lock.txt"
     # children write (the smoke child's steps and probe results) and the go-ahead, in ms from
     # the start (strace -f; the tracing itself adds a little to each of those system calls).
     if command -v strace > /dev/null; then
-        strace -f -tt -e trace=execve,clone,clone3,exit_group,write -e signal=none -s 100 \
+        strace -f -tt -e trace=execve,clone,clone3,exit_group,wait4,write -e signal=none -s 100 \
             -o "$OUT/check.strace" "$E" check --prefix "$PREFIX" --lock "$lock" > /dev/null 2>&1
         python3 - "$OUT/check.strace" <<'PY'
 import re, sys
@@ -224,8 +227,8 @@ stamp = lambda text: sum(float(part) * scale for part, scale in zip(text.split("
 start = None
 print("---- timeline of check --lock (ms, pid, what)")
 for line in lines:
-    match = re.match(r"(\d+)\s+([\d:.]+)\s+(\w+)\((.*)", line)
-    if not match or "resumed" in line:
+    match = re.match(r"(\d+)\s+([\d:.]+)\s+(?:<\.\.\. )?(\w+)(?: resumed>|\()(.*)", line)
+    if not match or ("resumed" in line and "wait4" not in line):
         continue
     pid, when, call, rest = match.groups()
     start = stamp(when) if start is None else start
@@ -235,13 +238,17 @@ for line in lines:
         what = re.sub(r'\\"', '"', rest.split(",", 1)[1])[:90]
     elif call in ("clone", "clone3"):
         what = call + " -> " + line.rsplit("=", 1)[-1].strip()
+    elif call == "wait4":
+        what = "wait4 (reaped " + line.rsplit("=", 1)[-1].strip() + ")"
+        if what.endswith("(reaped 0)") or "unfinished" in line:
+            continue
     else:
         what = call + " " + rest[:60]
     print(f"{1000 * (stamp(when) - start):8.1f} {pid:>7} {what}")
 PY
     else
         echo "no strace"
-    fi
+    fi | tee "$OUT/0-timeline.txt"
     "$E" check --prefix "$PREFIX" --lock "$lock"; echo "check -> exit $?"
     for variant in "" "--no-gpu"; do
         for run_number in 1 2 3 4 5 6 7 8 9 10; do
@@ -319,6 +326,7 @@ step "packaging artefacts" | tee "$OUT/dist.txt"
 } >> "$OUT/dist.txt" 2>&1
 
 # Only the first files (by name) come back from the device: the ones worth keeping sort first.
+cp "$OUT/timing.txt" "$OUT/0-timing.txt" 2>/dev/null
 cp "$OUT/smoke-full-1.json" "$OUT/0-smoke-full.json" 2>/dev/null
 cp "$OUT/smoke-full.html" "$OUT/0-smoke-full.html" 2>/dev/null
 cp "$OUT/report-torch.md" "$OUT/0-report-torch.md" 2>/dev/null
