@@ -31,6 +31,10 @@ PREFIX=/opt/torch/.venv
 mkdir -p "$OUT"
 export PATH=/opt/torch/.venv/bin:$PATH PYTHONUNBUFFERED=1
 BENCH=${ENVCHECK_DEVICE_BENCH:-0}
+# ENVCHECK_DEVICE_FOCUS=1 leaves out the slowest steps that a change to the probes and to
+# check --lock does not touch (doctor with the frameworks, the stand-in drivers' pytest, the six
+# --full sweeps), for a short session on the machine.
+FOCUS=${ENVCHECK_DEVICE_FOCUS:-0}
 started=$(date +%s)
 since() { awk -v start="$1" -v now="$EPOCHREALTIME" 'BEGIN { printf "%.3f", now - start }'; }
 step() { echo "== [$(( $(date +%s) - started )) s] $*"; }
@@ -97,7 +101,7 @@ step "tests" | tee "$OUT/tests.log"
         timeout 200 python3 -m pytest -q -p no:cacheprovider tests/gpu/test_smoke.py 2>&1 | tail -6
     # No py-rattler here: the lock cases, which build a conda environment, are left to CI.
     echo "---- tests/cli/test_driver_faults.py"
-    ENVCHECK="$E" ENVCHECK_SOURCE_DIR="$PWD" ENVCHECK_SHARED_DIR=/nonexistent \
+    [ "$FOCUS" = 1 ] || ENVCHECK="$E" ENVCHECK_SOURCE_DIR="$PWD" ENVCHECK_SHARED_DIR=/nonexistent \
         ENVCHECK_FAKE_DRIVER_DIR="$BUILD/tests/fake_driver" \
         timeout 250 python3 -m pytest -q -p no:cacheprovider -k "not lock" \
         tests/cli/test_driver_faults.py 2>&1 | tail -8
@@ -114,8 +118,10 @@ run() { # run NAME ARGS...: stdout+stderr to $OUT/NAME, exit code and wall time 
 run probe.txt probe
 run probe.json probe --format json
 run doctor-machine.txt doctor
-run doctor-torch.txt doctor --prefix "$PREFIX"
-run doctor-torch.json doctor --prefix "$PREFIX" --format json
+if [ "$FOCUS" != 1 ]; then
+    run doctor-torch.txt doctor --prefix "$PREFIX"
+    run doctor-torch.json doctor --prefix "$PREFIX" --format json
+fi
 run doctor.prom doctor --format prometheus
 run doctor.nfd doctor --format nfd --expiry 1800
 # NPD's custom plugin (envs/fleet/kubernetes/npd-envcheck.json's command): "OK: doctor ...", exit 0.
@@ -174,7 +180,7 @@ echo "smoke --full --format html -> exit $?, $(grep -c '<polyline class="series'
 # Run-to-run spread of every metric a lock records (issue 16: a 5% drop must be visible): six
 # runs of smoke --full, each metric's (max - min) / median over the runs' medians.
 for run_number in 1 2 3 4 5 6; do
-    "$E" smoke --full --format json > "$OUT/smoke-full-$run_number.json" 2>/dev/null
+    [ "$FOCUS" = 1 ] || "$E" smoke --full --format json > "$OUT/smoke-full-$run_number.json" 2>/dev/null
 done
 spread_py=$(cat <<'PY'
 import json, statistics, sys
@@ -194,7 +200,7 @@ for (probe, name), series in values.items():
     print(f"{probe:15s} {name:32s} median {median:12.4g}  spread {100 * spread:6.2f}%{flag}")
 PY
 )
-python3 -c "$spread_py" --full "$OUT"/smoke-full-*.json > "$OUT/smoke-spread.txt"
+[ "$FOCUS" = 1 ] || python3 -c "$spread_py" --full "$OUT"/smoke-full-*.json > "$OUT/smoke-spread.txt"
 python3 -c "$spread_py" --quick "$OUT"/smoke-quick-*.json >> "$OUT/smoke-spread.txt"
 # Passive when busy: while a process of another holds GPU 0 (torch, a context and 1 GiB), smoke
 # skips the GPU with the reason; --even-if-busy probes it all the same.
