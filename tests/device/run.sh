@@ -32,9 +32,11 @@ mkdir -p "$OUT"
 export PATH=/opt/torch/.venv/bin:$PATH PYTHONUNBUFFERED=1
 BENCH=${ENVCHECK_DEVICE_BENCH:-0}
 # ENVCHECK_DEVICE_FOCUS=1 leaves out the slowest steps that a change to the probes and to
-# check --lock does not touch (doctor with the frameworks, the stand-in drivers' pytest, the six
-# --full sweeps), for a short session on the machine.
+# check --lock does not touch (the test binaries other than test_gpu, doctor with the frameworks,
+# the stand-in drivers' pytest, the six --full sweeps), for a short session on the machine.
 FOCUS=${ENVCHECK_DEVICE_FOCUS:-0}
+focus_targets=""
+[ "$FOCUS" = 1 ] && focus_targets="--target envcheck test_gpu" # the other tests run in CI
 started=$(date +%s)
 since() { awk -v start="$1" -v now="$EPOCHREALTIME" 'BEGIN { printf "%.3f", now - start }'; }
 step() { echo "== [$(( $(date +%s) - started )) s] $*"; }
@@ -71,7 +73,7 @@ shared_dir=$PWD/../shared
 if ! { cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DENVCHECK_CUDA=ON \
         -DENVCHECK_BENCH="$bench_flag" -DCMAKE_CUDA_ARCHITECTURES=90 \
         -DENVCHECK_SHARED_DIR="$shared_dir" \
-        && cmake --build "$BUILD" -j "$(nproc)"; } >> "$OUT/build.log" 2>&1; then
+        && cmake --build "$BUILD" -j "$(nproc)" $focus_targets; } >> "$OUT/build.log" 2>&1; then
     grep -E "error|FAILED" "$OUT/build.log" | head -30
     exit 1
 fi
