@@ -116,7 +116,7 @@ namespace envcheck::system
         Heard<model::CudaDriverFacts> cuda;
         std::optional<fsio::RunningChild> nvml_child;
         std::optional<fsio::RunningChild> cuda_child;
-        std::optional<wire::NvmlProbe> nvml_probe; // once its child has ended
+        std::optional<wire::NvmlProbe> nvml_probe; // once its child has answered
     };
 
     StartedDriverProbes::StartedDriverProbes(const std::vector<std::string>& nodes_to_open,

@@ -40,8 +40,8 @@ namespace envcheck::system
         auto operator=(const StartedDriverProbes&) -> StartedDriverProbes& = delete;
         ~StartedDriverProbes();
 
-        // NVML's facts, its child watched to its end now (the CUDA driver's child, still in
-        // cuInit as a rule, runs on): for a caller that can act on them before the rest.
+        // NVML's facts, its child watched to its finish line now (the CUDA driver's child, still
+        // in cuInit as a rule, runs on): for a caller that can act on them before the rest.
         [[nodiscard]] auto nvml() -> const model::NvmlFacts&;
 
         // Once.

@@ -36,11 +36,11 @@ namespace envcheck::system
         facts.root = root.display();
         facts.live = root.live() && options.load_drivers;
         facts.device_nodes = read_device_nodes(root);
-        // The driver children first: they wait in cuInit (0.1 s on an H200) while the files are
-        // read. The NVML child opens the nodes CUDA needs that this user may access: a node
-        // that passes access() but cannot be opened is blocked by the device cgroup. A caller
+        // The driver children first: they wait in cuInit (0.1 to 0.2 s on an H200) while the
+        // files are read. The NVML child opens the nodes CUDA needs that this user may access: a
+        // node that passes access() but cannot be opened is blocked by the device cgroup. A caller
         // waiting on NVML's facts (a smoke run's go-ahead) gets them before the files are read:
-        // NVML answers in a few ms, cuInit takes longer than the files.
+        // NVML's child answers in about 50 ms on an H200, well before cuInit returns.
         std::optional<StartedDriverProbes> started;
         std::vector<std::string> nodes;
         if (facts.live)

@@ -20,8 +20,8 @@ namespace envcheck::system
         Environment environment; // from read_environment(), or a test's own
         std::chrono::milliseconds driver_timeout = default_driver_timeout;
         bool load_drivers = true; // false: files only, as under --root
-        // Called with NVML's facts as soon as its child has ended (live root only), before the
-        // files are read and the CUDA driver's child is waited for.
+        // Called with NVML's facts as soon as its child has answered (live root only), before
+        // the files are read and the CUDA driver's child is waited for.
         std::function<void(const model::NvmlFacts&)> nvml_heard;
     };
 
