@@ -352,8 +352,8 @@ namespace envcheck::app
         }
 
         // The quick smoke run "performs as locked" needs, started as soon as the lock is read:
-        // its child loads the driver (cuInit: 0.1 s on an H200) while the environment is read
-        // and the machine probed, and opens the GPUs only once NVML has said that nobody else
+        // its child loads the driver (cuInit: 0.1 to 0.2 s on an H200) while the environment is
+        // read and the machine probed, and opens the GPUs only once NVML has said that nobody else
         // computes on them (early_go_ahead), or the whole probe which to spare. None with
         // --no-gpu, or without baselines to compare.
         auto start_smoke_for(const CheckInputs& inputs, const CheckRequest& request, Ports& ports)
@@ -405,8 +405,7 @@ namespace envcheck::app
             // --even-if-busy it was given when the run started.
             const auto state =
               current_machine(!request.no_gpu && lock_knows_gpu, installed.python_version, ports,
-                              smoke != nullptr ? early_go_ahead(*smoke)
-                                               : std::function<void(const model::NvmlFacts&)>{});
+                              smoke != nullptr ? early_go_ahead(*smoke) : NvmlHeard{});
             check.machine = compare_machine(lock, state, ports.machine.platform());
             if (state.facts)
             {

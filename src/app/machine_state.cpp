@@ -9,8 +9,7 @@
 namespace envcheck::app
 {
     auto probe_machine(const std::string& root, double driver_timeout_seconds, Ports& ports,
-                       std::optional<Environment> environment,
-                       std::function<void(const model::NvmlFacts&)> nvml_heard)
+                       std::optional<Environment> environment, NvmlHeard nvml_heard)
       -> util::Result<model::MachineFacts>
     {
         if (root.empty() || !ports.files.is_directory(root))
@@ -28,7 +27,7 @@ namespace envcheck::app
     }
 
     auto current_machine(bool probe_gpu, const std::optional<std::string>& python, Ports& ports,
-                         std::function<void(const model::NvmlFacts&)> nvml_heard) -> MachineState
+                         NvmlHeard nvml_heard) -> MachineState
     {
         MachineState state;
         state.machine.platform = ports.machine.platform();
@@ -105,7 +104,7 @@ namespace envcheck::app
         return busy;
     }
 
-    auto early_go_ahead(PendingSmoke& smoke) -> std::function<void(const model::NvmlFacts&)>
+    auto early_go_ahead(PendingSmoke& smoke) -> NvmlHeard
     {
         return [&smoke](const model::NvmlFacts& nvml)
         {

@@ -3,7 +3,6 @@
 #ifndef ENVCHECK_APP_MACHINE_STATE_HPP
 #define ENVCHECK_APP_MACHINE_STATE_HPP
 
-#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -23,7 +22,7 @@ namespace envcheck::app
     [[nodiscard]] auto probe_machine(const std::string& root, double driver_timeout_seconds,
                                      Ports& ports,
                                      std::optional<Environment> environment = std::nullopt,
-                                     std::function<void(const model::NvmlFacts&)> nvml_heard = {})
+                                     NvmlHeard nvml_heard = {})
       -> util::Result<model::MachineFacts>;
 
     struct MachineState
@@ -35,9 +34,7 @@ namespace envcheck::app
     // The machine as a lock records it. `probe_gpu` false (--no-gpu) reads files only: the
     // driver and the GPUs stay unknown. `nvml_heard`: as MachineProbeRequest's.
     [[nodiscard]] auto current_machine(bool probe_gpu, const std::optional<std::string>& python,
-                                       Ports& ports,
-                                       std::function<void(const model::NvmlFacts&)> nvml_heard = {})
-      -> MachineState;
+                                       Ports& ports, NvmlHeard nvml_heard = {}) -> MachineState;
 
     // The quick smoke run that a lock's baselines and "performs as locked" measure: every GPU.
     [[nodiscard]] auto quick_on_every_gpu() -> SmokeRunRequest;
@@ -53,10 +50,9 @@ namespace envcheck::app
     // For a machine probe's nvml_heard: the go-ahead of `smoke` as soon as NVML has answered,
     // when it can be given then, that is when no GPU has compute processes of others (the
     // common case before a training job): the probes start while the CUDA driver is still
-    // being asked (cuInit, 0.1 s on an H200). Otherwise the caller gives it once the machine
+    // being asked (cuInit, 0.1 to 0.2 s on an H200). Otherwise the caller gives it once the machine
     // is probed: gpus_to_spare needs the CUDA driver's devices to name the busy ones.
-    [[nodiscard]] auto early_go_ahead(PendingSmoke& smoke)
-      -> std::function<void(const model::NvmlFacts&)>;
+    [[nodiscard]] auto early_go_ahead(PendingSmoke& smoke) -> NvmlHeard;
 
     // How many independent quick runs a lock's baselines are made from: enough to see the
     // spread between runs, which the repeats within one run do not show.

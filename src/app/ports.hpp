@@ -12,6 +12,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -118,6 +119,10 @@ namespace envcheck::app
                                           unsigned threads, bool untracked) -> VerifiedFiles = 0;
     };
 
+    // Called with NVML's facts as soon as NVML has answered, while the CUDA driver is still being
+    // asked: a pending smoke run's early go-ahead (machine_state.hpp, early_go_ahead).
+    using NvmlHeard = std::function<void(const model::NvmlFacts&)>;
+
     // The machine: OS, driver, GPUs.
     struct MachineProbeRequest
     {
@@ -125,9 +130,7 @@ namespace envcheck::app
         std::chrono::milliseconds driver_timeout{ 20000 }; // NVML and cuInit, each
         // The variables the probe reads instead of the process's (slurm-health: the node's).
         std::optional<Environment> environment;
-        // Called with NVML's facts as soon as NVML has answered (live root only), while the CUDA
-        // driver is still being asked: a pending smoke run's early go-ahead.
-        std::function<void(const model::NvmlFacts&)> nvml_heard;
+        NvmlHeard nvml_heard; // live root only
     };
 
     // A directory of an environment that its frameworks' RUNPATH names, and what put it there.
