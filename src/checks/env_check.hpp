@@ -39,8 +39,8 @@ namespace envcheck::checks
                                               std::string_view state = "installed")
       -> util::Result<EnvironmentFileCheck>;
 
-    // An installed conda package as the record a MatchSpec is matched against; nullopt when its
-    // version is not a conda version.
+    // An installed conda package as the record a MatchSpec is matched against (the fields a
+    // MatchSpec reads; not its depends); nullopt when its version is not a conda version.
     [[nodiscard]] auto package_record_of(const model::Package& package)
       -> std::optional<specs::PackageRecord>;
 

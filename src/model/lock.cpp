@@ -61,9 +61,15 @@ namespace envcheck::model
             order.push_back(
               Entry{ packages[i].manager != Manager::conda, package_key(packages[i]), i });
         }
-        std::stable_sort(order.begin(), order.end(),
-                         [](const Entry& a, const Entry& b)
-                         { return std::tie(a.pip, a.key) < std::tie(b.pip, b.key); });
+        const auto by_key = [](const Entry& a, const Entry& b)
+        { return std::tie(a.pip, a.key) < std::tie(b.pip, b.key); };
+        // A prefix's records come in file-name order, which is nearly always this order: then
+        // nothing moves (issue 19: sorting was a tenth of reading 5,000 records' serial part).
+        if (std::is_sorted(order.begin(), order.end(), by_key))
+        {
+            return;
+        }
+        std::stable_sort(order.begin(), order.end(), by_key);
         std::vector<Package> sorted;
         sorted.reserve(packages.size());
         for (const auto& entry : order)

@@ -1,3 +1,7 @@
+#include <string>
+#include <vector>
+
+#include "model/lock.hpp"
 #include "model/package.hpp"
 #include "tests/catch.hpp"
 
@@ -22,5 +26,60 @@ namespace
         }
         CHECK(parse_manager("pypi") == Manager::pip);
         CHECK_FALSE(parse_manager("npm"));
+    }
+
+    auto package(Manager manager, std::string name, std::string version) -> Package
+    {
+        Package result;
+        result.manager = manager;
+        result.name = std::move(name);
+        result.version = std::move(version);
+        return result;
+    }
+
+    auto labels(const std::vector<Package>& packages) -> std::vector<std::string>
+    {
+        std::vector<std::string> result;
+        for (const auto& each : packages)
+        {
+            result.push_back(std::string(to_string(each.manager)) + " " + each.name + " " +
+                             each.version);
+        }
+        return result;
+    }
+
+    TEST_CASE("sort_packages: conda first, then by key; equal keys keep their order",
+              "[model][Package]")
+    {
+        struct Case
+        {
+            std::vector<Package> input;
+            std::vector<std::string> sorted;
+        };
+        const std::vector<Case> cases{
+            { {}, {} },
+            // Already in order (a prefix's records in file-name order): unchanged.
+            { { package(Manager::conda, "libgcc", "14"), package(Manager::conda, "numpy", "2"),
+                package(Manager::pip, "torch", "2.5") },
+              { "conda libgcc 14", "conda numpy 2", "pip torch 2.5" } },
+            { { package(Manager::pip, "Torch", "2.5"), package(Manager::conda, "numpy", "2"),
+                package(Manager::conda, "LibGCC", "14") },
+              { "conda LibGCC 14", "conda numpy 2", "pip Torch 2.5" } },
+            // Case-insensitive for conda, PEP 503 for pip; a stable sort keeps equal keys.
+            { { package(Manager::pip, "typing_extensions", "4"),
+                package(Manager::pip, "Typing.Extensions", "5"),
+                package(Manager::pip, "attrs", "1"), package(Manager::conda, "b", "1"),
+                package(Manager::conda, "B", "2") },
+              { "conda b 1", "conda B 2", "pip attrs 1", "pip typing_extensions 4",
+                "pip Typing.Extensions 5" } },
+        };
+        for (const auto& [input, sorted] : cases)
+        {
+            auto packages = input;
+            sort_packages(packages);
+            CHECK(labels(packages) == sorted);
+            sort_packages(packages); // sorting again changes nothing
+            CHECK(labels(packages) == sorted);
+        }
     }
 }
