@@ -359,14 +359,11 @@ namespace envcheck::formats
                  describe_character(m_text, m_pos));
             return std::nullopt;
         }
-        // Keys without escapes are returned in place.
+        // Keys without escapes are returned in place (whatever their bytes: a key is only
+        // compared with the ones a reader knows).
         const std::size_t begin = m_pos + 1;
-        std::size_t end = begin;
-        while (end < m_text.size() && m_text[end] != '"' && m_text[end] != '\\' &&
-               static_cast<unsigned char>(m_text[end]) >= 0x20)
-        {
-            ++end;
-        }
+        bool ascii = true;
+        const std::size_t end = string_run_end(m_text, begin, ascii);
         if (end < m_text.size() && m_text[end] == '"')
         {
             m_pos = end + 1;

@@ -14,6 +14,9 @@ with `envcheck lock --no-gpu`; then runs in turn, every contender once per round
   - py-rattler `PrefixRecord.from_path` of every record (in-process);
   - `uv pip list --prefix P` and `pip list --path SITE` (whole processes: they list the
     prefix's Python distributions, a third of the records);
+  - the read floor: `bench_read_floor` (tests/bench, built beside envcheck in build/bench/),
+    a process that opens, reads and closes every record on one thread per core and does
+    nothing else; what `check` takes beyond it is envcheck's own work;
   - with --env, `envcheck check --no-gpu --prefix P --env E` of an environment.yml with a spec
     per record (matching every spec against the installed packages).
 
@@ -22,6 +25,7 @@ It prints the medians of wall time and CPU time, the max RSS of each process (on
 
 Usage: tests/bench/bench_check_scaling.py --envcheck build/envcheck [--sizes 100,400,2000,10000]
        [--runs 11] [--dir /tmp/envcheck-bench-scaling] [--baseline OLD_BINARY] [--env] [--reuse]
+       [--read-floor build/bench/bench_read_floor]
 """
 import argparse
 import hashlib
@@ -156,8 +160,12 @@ def main():
     parser.add_argument("--only-envcheck", action="store_true", help="leave the peers out (profiling)")
     parser.add_argument("--baseline", help="another envcheck binary (an earlier commit), measured alongside")
     parser.add_argument("--env", action="store_true", help="also check --env with a spec per record")
+    parser.add_argument("--read-floor", help="bench_read_floor (default: bench/ beside --envcheck)")
     args = parser.parse_args()
     envcheck = str(pathlib.Path(args.envcheck).resolve())
+    read_floor = pathlib.Path(args.read_floor or pathlib.Path(envcheck).parent / "bench" / "bench_read_floor")
+    if not read_floor.is_file():
+        sys.exit(f"{read_floor}: not built (cmake -DENVCHECK_BENCH=ON; ninja bench_read_floor), or pass --read-floor")
     uv = shutil.which("uv")
     print(f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; {sys.version.split()[0]}, "
           f"{subprocess.run([uv, '--version'], capture_output=True, text=True).stdout.strip() if uv else 'no uv'}")
@@ -189,6 +197,9 @@ def main():
             if args.baseline:
                 env_before = [str(pathlib.Path(args.baseline).resolve())] + by_env[1:]
                 contenders.append(("... --env, of --baseline", lambda: run_process(env_before)))
+        floor = [str(read_floor), str(prefix / "conda-meta")]
+        contenders.append(("read floor: open, read, close every record (bench_read_floor)",
+                           lambda: run_process(floor)))
         if not args.only_envcheck:
             contenders += [("Python json.load of every record (in-process)", run_in_process_of(json_load_all(records))),
                            ("py-rattler PrefixRecord.from_path (in-process)",
