@@ -258,6 +258,14 @@ namespace envcheck::app
             return context;
         }
 
+        // The workers as a pure module's independent items: on threads only where there is
+        // enough to share (starting them costs more than judging a few hundred spec texts).
+        auto shared_work(Ports& ports, unsigned jobs) -> util::ForEachIndex
+        {
+            return [&ports, jobs](std::size_t count, const util::IndexWork& run)
+            { ports.workers.for_each(count, count < 1024 ? 1 : jobs, run); };
+        }
+
         auto failed_perf(std::string message, std::string fix = {}) -> model::CheckOutcome
         {
             model::CheckOutcome outcome;
@@ -385,9 +393,9 @@ namespace envcheck::app
             // on (issue 19: copying them was a tenth of checking 10,000 records).
             check.packages = checks::merge_findings(
               std::move(check.packages),
-              checks::compare_to_lock(std::exchange(lock.packages, {}),
-                                      std::exchange(lock.optional_packages, {}),
-                                      std::exchange(installed.packages, {})));
+              checks::compare_to_lock(
+                std::exchange(lock.packages, {}), std::exchange(lock.optional_packages, {}),
+                std::exchange(installed.packages, {}), shared_work(ports, request.jobs)));
             const auto& file = inputs.environment_file;
             if (file && lock.environment_file && lock.environment_file->sha256 != file->sha256)
             {
@@ -448,12 +456,8 @@ namespace envcheck::app
             }
             // Like `pip check` and conda's consistency check: every installed package's own
             // requirements against the rest of the environment.
-            // On threads only where there is enough to share: starting them costs more than
-            // judging a few hundred spec texts.
-            auto consistency = checks::check_consistency(
-              installed, platform,
-              [&](std::size_t count, const util::IndexWork& run)
-              { ports.workers.for_each(count, count < 1024 ? 1 : request.jobs, run); });
+            auto consistency =
+              checks::check_consistency(installed, platform, shared_work(ports, request.jobs));
             check.packages.insert(check.packages.end(),
                                   std::make_move_iterator(consistency.packages.begin()),
                                   std::make_move_iterator(consistency.packages.end()));

@@ -375,39 +375,73 @@ namespace envcheck::checks
 
     auto compare_to_lock(std::vector<model::Package> locked_packages,
                          std::vector<model::Package> optional_packages,
-                         std::vector<model::Package> packages) -> std::vector<model::PackageFinding>
+                         std::vector<model::Package> packages, const util::ForEachIndex& for_each)
+      -> std::vector<model::PackageFinding>
     {
+        // The lock's packages, required then optional, as one list.
+        const std::size_t required_count = locked_packages.size();
+        const auto locked_at = [&](std::size_t i) -> model::Package&
+        { return i < required_count ? locked_packages[i] : optional_packages[i - required_count]; };
+        const std::size_t locked_count = required_count + optional_packages.size();
+
+        // Every key, made on the workers: the matching below only hashes and compares them.
+        std::vector<std::string> installed_keys(packages.size());
+        std::vector<std::string> installed_projects(packages.size());
+        std::vector<std::string> locked_keys(locked_count);
+        std::vector<std::string> locked_projects(locked_count);
+        for_each(packages.size() + locked_count,
+                 [&](std::size_t i)
+                 {
+                     if (i < packages.size())
+                     {
+                         installed_keys[i] = key_of(packages[i]);
+                         installed_projects[i] = pip_key(packages[i].name);
+                         return;
+                     }
+                     const model::Package& locked = locked_at(i - packages.size());
+                     locked_keys[i - packages.size()] = key_of(locked);
+                     locked_projects[i - packages.size()] = pip_key(locked.name);
+                 });
+
         // Installed packages by key, and by their pip-normalized name for cross-manager matches;
         // hashed, and whether each is matched yet kept by its index (issue 19: ordered maps of
         // keys and a map of pointers were most of comparing 10,000 packages).
-        std::unordered_map<std::string, std::size_t> by_key;
-        std::unordered_map<std::string, std::vector<std::size_t>> by_project;
+        std::unordered_map<std::string_view, std::size_t> by_key;
+        std::unordered_map<std::string_view, std::vector<std::size_t>> by_project;
         by_key.reserve(packages.size());
         by_project.reserve(packages.size());
         for (std::size_t i = 0; i < packages.size(); ++i)
         {
-            by_key.emplace(key_of(packages[i]), i);
-            by_project[pip_key(packages[i].name)].push_back(i);
+            by_key.emplace(installed_keys[i], i);
+            by_project[installed_projects[i]].push_back(i);
         }
-        std::vector<bool> consumed(packages.size(), false);
-        std::vector<model::PackageFinding> findings;
-        findings.reserve(locked_packages.size() + 16);
 
-        // Each package moves into its finding once compared: a consumed installed package is
-        // never looked at again.
-        const auto compare = [&](model::Package& locked, bool optional)
+        // Which installed package each locked one is, in the lock's order: the first unmatched
+        // one of its key, else of its project under the other manager. Serial: a match is
+        // taken from the packages the next one may match.
+        constexpr std::size_t none = static_cast<std::size_t>(-1);
+        struct Pairing
         {
+            std::size_t locked = 0;    // index into the lock's list
+            std::size_t installed = 0; // none: missing
+        };
+        std::vector<Pairing> pairings;
+        pairings.reserve(locked_count);
+        std::vector<bool> consumed(packages.size(), false);
+        for (std::size_t i = 0; i < locked_count; ++i)
+        {
+            const model::Package& locked = locked_at(i);
             if (is_virtual(locked))
             {
-                return;
+                continue;
             }
-            std::optional<std::size_t> matched;
-            if (const auto found = by_key.find(key_of(locked));
+            std::size_t matched = none;
+            if (const auto found = by_key.find(locked_keys[i]);
                 found != by_key.end() && !consumed[found->second])
             {
                 matched = found->second;
             }
-            else if (const auto project = by_project.find(pip_key(locked.name));
+            else if (const auto project = by_project.find(locked_projects[i]);
                      project != by_project.end())
             {
                 for (const std::size_t candidate : project->second)
@@ -419,63 +453,71 @@ namespace envcheck::checks
                     }
                 }
             }
-            if (!matched && optional)
+            if (matched == none && i >= required_count)
             {
-                return;
+                continue; // an optional package not installed
             }
-            model::PackageFinding finding;
-            finding.name = locked.name;
-            finding.manager = locked.manager;
-            if (!matched)
+            if (matched != none)
             {
-                finding.status = model::PackageStatus::missing;
-                finding.reason =
-                  "locked " +
-                  (locked.manager == model::Manager::conda ? conda_label(locked) : locked.version) +
-                  ", not installed";
-                finding.expected = std::move(locked);
-                findings.push_back(std::move(finding));
-                return;
+                consumed[matched] = true;
             }
-            consumed[*matched] = true;
-            model::Package& match = packages[*matched];
-            finding.reason = identity_difference(locked, match);
-            finding.status =
-              finding.reason.empty() ? model::PackageStatus::ok : model::PackageStatus::changed;
-            finding.notes = source_notes(locked, match);
-            finding.expected = std::move(locked);
-            finding.installed = std::move(match);
-            findings.push_back(std::move(finding));
-        };
-        for (auto& locked : locked_packages)
-        {
-            compare(locked, false);
-        }
-        for (auto& locked : optional_packages)
-        {
-            compare(locked, true);
+            pairings.push_back(Pairing{ i, matched });
         }
         for (std::size_t i = 0; i < packages.size(); ++i)
         {
-            if (consumed[i])
+            if (!consumed[i])
             {
-                continue;
+                pairings.push_back(Pairing{ none, i }); // extra
             }
-            auto& package = packages[i];
-            model::PackageFinding finding;
-            finding.name = package.name;
-            finding.manager = package.manager;
-            finding.status = model::PackageStatus::extra;
-            finding.reason =
-              "installed " +
-              (package.manager == model::Manager::conda ? conda_label(package) : package.version) +
-              (package.manager == model::Manager::pip && !package.installer.empty()
-                 ? " by " + package.installer
-                 : std::string()) +
-              ", not in the lock";
-            finding.installed = std::move(package);
-            findings.push_back(std::move(finding));
         }
+
+        // The findings, each on its own packages, on the workers: each package moves into its
+        // finding (no package is in two pairings).
+        std::vector<model::PackageFinding> findings(pairings.size());
+        for_each(pairings.size(),
+                 [&](std::size_t i)
+                 {
+                     const auto [locked_index, installed_index] = pairings[i];
+                     model::PackageFinding& finding = findings[i];
+                     if (locked_index == none)
+                     {
+                         model::Package& package = packages[installed_index];
+                         finding.name = package.name;
+                         finding.manager = package.manager;
+                         finding.status = model::PackageStatus::extra;
+                         finding.reason =
+                           "installed " +
+                           (package.manager == model::Manager::conda ? conda_label(package)
+                                                                     : package.version) +
+                           (package.manager == model::Manager::pip && !package.installer.empty()
+                              ? " by " + package.installer
+                              : std::string()) +
+                           ", not in the lock";
+                         finding.installed = std::move(package);
+                         return;
+                     }
+                     model::Package& locked = locked_at(locked_index);
+                     finding.name = locked.name;
+                     finding.manager = locked.manager;
+                     if (installed_index == none)
+                     {
+                         finding.status = model::PackageStatus::missing;
+                         finding.reason =
+                           "locked " +
+                           (locked.manager == model::Manager::conda ? conda_label(locked)
+                                                                    : locked.version) +
+                           ", not installed";
+                         finding.expected = std::move(locked);
+                         return;
+                     }
+                     model::Package& match = packages[installed_index];
+                     finding.reason = identity_difference(locked, match);
+                     finding.status = finding.reason.empty() ? model::PackageStatus::ok
+                                                             : model::PackageStatus::changed;
+                     finding.notes = source_notes(locked, match);
+                     finding.expected = std::move(locked);
+                     finding.installed = std::move(match);
+                 });
         sort_findings(findings);
         return findings;
     }

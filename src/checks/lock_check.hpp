@@ -18,6 +18,7 @@
 #include "model/environment.hpp"
 #include "model/lock.hpp"
 #include "model/package.hpp"
+#include "util/for_each_index.hpp"
 
 namespace envcheck::checks
 {
@@ -29,10 +30,12 @@ namespace envcheck::checks
       -> std::vector<model::PackageFinding>;
     // The same over the lock's packages, its optional packages and the installed packages,
     // handed over: each moves into its finding instead of being copied (issue 19: two copies of
-    // every package of a 10,000-package check).
-    [[nodiscard]] auto compare_to_lock(std::vector<model::Package> locked_packages,
-                                       std::vector<model::Package> optional_packages,
-                                       std::vector<model::Package> installed_packages)
+    // every package of a 10,000-package check). The keys and the findings are independent items
+    // of `for_each` (app hands its workers).
+    [[nodiscard]] auto compare_to_lock(
+      std::vector<model::Package> locked_packages, std::vector<model::Package> optional_packages,
+      std::vector<model::Package> installed_packages,
+      const util::ForEachIndex& for_each = util::for_each_index_serially)
       -> std::vector<model::PackageFinding>;
 
     // One finding per package when a check ran against both an environment file and a lock: the

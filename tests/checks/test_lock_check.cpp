@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "checks/lock_check.hpp"
@@ -214,6 +215,84 @@ namespace
         CHECK(status_of(handed_over, "extra") == "extra");
         CHECK(status_of(handed_over, "ruff") == "ok");
         CHECK(status_of(handed_over, "pytest") == "absent");
+    }
+
+    TEST_CASE("compare_to_lock: the keys and findings are independent items", "[checks][LockCheck]")
+    {
+        // Run in any order, or at once, the items give the serial findings: a key matched twice
+        // (numpy installed by conda and by pip), cross-manager matches, a virtual package,
+        // optional packages installed and not, and extras.
+        model::Lock lock;
+        lock.packages = { conda("numpy", "1.26.4", "py311", "n1"),
+                          pip("NumPy", "1.26.4"),
+                          conda("__cuda", "12.4", "0"),
+                          conda("zlib", "1.3", "h1"),
+                          pip("requests", "2.32.3"),
+                          conda("python", "3.11.7", "h0", "p1") };
+        lock.optional_packages = { conda("ruff", "0.5", "0"), conda("pytest", "8.0", "0") };
+        model::InstalledEnvironment installed;
+        installed.packages = { conda("numpy", "1.26.4", "py311", "n1"),
+                               pip("numpy", "1.26.4"),
+                               conda("requests", "2.32.3", "pyhd8ed1ab_0"),
+                               conda("python", "3.11.7", "h0", "p2"),
+                               conda("ruff", "0.5", "0"),
+                               conda("extra", "1", "0"),
+                               pip("tinyextra", "0.1") };
+        const auto serial = checks::compare_to_lock(lock, installed);
+        const auto backwards =
+          checks::compare_to_lock(lock.packages, lock.optional_packages, installed.packages,
+                                  [](std::size_t count, const util::IndexWork& work)
+                                  {
+                                      for (std::size_t index = count; index > 0; --index)
+                                      {
+                                          work(index - 1);
+                                      }
+                                  });
+        const auto on_threads =
+          checks::compare_to_lock(lock.packages, lock.optional_packages, installed.packages,
+                                  [](std::size_t count, const util::IndexWork& work)
+                                  {
+                                      std::vector<std::thread> threads;
+                                      for (std::size_t index = 0; index < count; ++index)
+                                      {
+                                          threads.emplace_back(work, index);
+                                      }
+                                      for (auto& thread : threads)
+                                      {
+                                          thread.join();
+                                      }
+                                  });
+        const auto rows = [](const std::vector<model::PackageFinding>& findings)
+        {
+            std::vector<std::string> result;
+            for (const auto& finding : findings)
+            {
+                result.push_back(
+                  std::string(model::to_string(finding.manager)) + " " + finding.name + ": " +
+                  std::string(model::to_string(finding.status)) + " (" + finding.reason + ")" +
+                  (finding.expected ? " expected " + finding.expected->version : "") +
+                  (finding.installed ? " installed " + finding.installed->version + " by " +
+                                         std::string(model::to_string(finding.installed->manager))
+                                     : ""));
+            }
+            return result;
+        };
+        CHECK(rows(serial) ==
+              std::vector<std::string>{
+                "conda extra: extra (installed 1 0, not in the lock) installed 1 by conda",
+                "conda numpy: ok () expected 1.26.4 installed 1.26.4 by conda",
+                "conda python: changed (same version and build, but the sha256 "
+                "differs (locked p1, installed p2): another artifact (rebuilt, or "
+                "from another channel)) expected 3.11.7 installed 3.11.7 by conda",
+                "conda ruff: ok () expected 0.5 installed 0.5 by conda",
+                "conda zlib: missing (locked 1.3 h1, not installed) expected 1.3",
+                "pip NumPy: ok () expected 1.26.4 installed 1.26.4 by pip",
+                "pip requests: changed (locked as a pip package, installed by "
+                "conda) expected 2.32.3 installed 2.32.3 by conda",
+                "pip tinyextra: extra (installed 0.1, not in the lock) "
+                "installed 0.1 by pip" });
+        CHECK(rows(backwards) == rows(serial));
+        CHECK(rows(on_threads) == rows(serial));
     }
 
     TEST_CASE("source_notes and channel_name", "[checks][LockCheck]")
