@@ -70,7 +70,7 @@ namespace envcheck::cli
     {
         for (const auto& problem : unreadable.problems)
         {
-            std::cerr << "envcheck: error: " << problem.to_string() << '\n';
+            static_cast<void>(report_error(problem)); // escaped as every error (a file's name)
         }
         return report_error(util::make_error(
           util::ErrorKind::parse, message, util::SourceLocation{ unreadable.prefix, 0, 0 }, hint));

@@ -169,6 +169,15 @@ def test_no_credentials_or_escapes_in_any_output(tmp_path):
     for fmt in ("text", "json"):
         linted = run("lint", environment, "--format", fmt)
         assert_clean(linted.stdout + linted.stderr)
+    # An unreadable record's name, as lock and export report it.
+    prefix = tmp_path / "broken-prefix"
+    (prefix / "conda-meta").mkdir(parents=True)
+    (prefix / "conda-meta" / "bad\u001b[31mred\u0007.json").write_text('{"name": "x",')
+    for command in (("lock", "--no-gpu", "-o", tmp_path / "broken.lock.json"), ("export",)):
+        unreadable = run(*command, "--prefix", prefix)
+        assert unreadable.returncode == 2, unreadable.stderr
+        assert "conda-meta/bad\\x1b[31mred\\x07.json:1:14" in unreadable.stderr, unreadable.stderr
+        assert_clean(unreadable.stdout + unreadable.stderr)
     # A URL input's own name.
     remote = run("lint", "https://bob:hunter2@127.0.0.1:9/t/tk-0123-abcd/env.yml", "--connect-timeout", "2")
     assert remote.returncode == 2
