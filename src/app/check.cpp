@@ -507,12 +507,15 @@ namespace envcheck::app
         }
 
         auto fleet_view(const model::EnvironmentCheck& check,
-                        const std::optional<model::MachineFacts>& facts, const RunClock& clock)
-          -> FleetView
+                        const std::optional<model::MachineFacts>& facts, const RunClock& clock,
+                        const CheckRequest& request) -> FleetView
         {
-            FleetView fleet{ { model::to_check_run(check) },
-                             facts ? node_features_from(*facts) : report::NodeFeatures{} };
-            clock.stamp(fleet.runs.front());
+            FleetView fleet{ {}, facts ? node_features_from(*facts) : report::NodeFeatures{} };
+            if (request.fleet_runs)
+            {
+                fleet.runs.push_back(model::to_check_run(check));
+                clock.stamp(fleet.runs.front());
+            }
             fleet.features.lock_matches = check.passed();
             return fleet;
         }
@@ -613,7 +616,7 @@ namespace envcheck::app
             {
                 return util::unexpected(compared.error());
             }
-            auto fleet = fleet_view(check, std::nullopt, clock);
+            auto fleet = fleet_view(check, std::nullopt, clock, request);
             return CheckOutcome{ std::move(check), std::move(fleet) };
         }
         const auto located = ports.prefixes.locate(selection);
@@ -675,7 +678,7 @@ namespace envcheck::app
             return util::unexpected(facts.error());
         }
         check_expected_gpus(request, **installed, *facts, ports, check);
-        auto fleet = fleet_view(check, *facts, clock);
+        auto fleet = fleet_view(check, *facts, clock, request);
         return CheckOutcome{ std::move(check), std::move(fleet) };
     }
 }

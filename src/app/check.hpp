@@ -49,6 +49,10 @@ namespace envcheck::app
         // Measure the performance on GPUs that other processes compute on too; else they are
         // skipped with the reason (passive when busy).
         bool even_if_busy = false;
+        // The run the fleet formats read (junit, prometheus, npd, github...): one outcome per
+        // package. The text, json and html reports do without it (a tenth of the serial work of
+        // checking 10,000 records; issue 19).
+        bool fleet_runs = true;
         // The configuration's [check]: per-metric tolerances (perf_tolerances override them;
         // a metric the lock has no baseline for is unused). Its gpu-count and fatal-xids reach
         // the checks through `hardware` (cli::hardware_gate_policy).
@@ -58,7 +62,7 @@ namespace envcheck::app
     struct CheckOutcome
     {
         model::EnvironmentCheck check;
-        FleetView fleet; // one run, "check"; the node's features when the GPU was probed
+        FleetView fleet; // one run, "check" (fleet_runs); the node's features when probed
 
         [[nodiscard]] auto verdict() const -> Verdict;
     };

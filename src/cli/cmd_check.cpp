@@ -36,6 +36,7 @@ namespace envcheck::cli
               { "json", [](const Outcome& out) { return report::render_check_json(out.check); } },
               { "html", [](const Outcome& out) { return report::render_check_html(out.check); } },
             } };
+            options.request.fleet_runs = report::find_fleet_format(options.format.name) != nullptr;
             return conclude<Outcome>(app::run_check(options.request, ports), own, options.format,
                                      ports);
         }

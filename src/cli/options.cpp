@@ -66,8 +66,7 @@ namespace envcheck::cli
         app
           .add_option("--root", root,
                       "Read /proc, /sys, /dev, the library directories and ld.so.conf under this "
-                      "directory (an "
-                      "unpacked image, a mounted node root) and load nothing")
+                      "directory (an unpacked image, a mounted node root) and load nothing")
           ->option_text("DIR");
     }
 

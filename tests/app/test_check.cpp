@@ -535,6 +535,15 @@ TEST_CASE("run_check fleet view", "[app][check]")
     CHECK(run.finished_unix_seconds == Approx(1796094526.0));
     CHECK(outcome.fleet.features.lock_matches == true);
     CHECK_FALSE(outcome.fleet.features.driver_version.has_value()); // not probed
+
+    // A report that does not read the run (text, json, html) does not have it made; the node's
+    // features stay.
+    app::CheckRequest without_runs;
+    without_runs.fleet_runs = false;
+    const auto reported = check(world, without_runs);
+    CHECK(reported.fleet.runs.empty());
+    CHECK(reported.fleet.features.lock_matches == true);
+    CHECK(reported.check.packages.size() == outcome.check.packages.size());
 }
 
 TEST_CASE("run_check of an environment file against a lock, nothing installed", "[app][check]")
