@@ -1,8 +1,6 @@
 // envcheck doctor (app/doctor.hpp): walks the chain from hardware to framework and names the
 // first broken link. Exit 0 when CUDA is usable (and the given environment can use it); 1 when
 // a check failed; 2 on bad usage or an environment that cannot be read.
-#include <iostream>
-
 #include "app/doctor.hpp"
 #include "cli/commands.hpp"
 #include "report/doctor_report.hpp"
@@ -32,8 +30,8 @@ namespace envcheck::cli
               app::hardware_gate_policy(options.hardware, config.config.check);
             if (options.list)
             {
-                std::cout << report::render_doctor_check_list(app::doctor_check_list());
-                return code(Exit::ok);
+                return emit(report::render_doctor_check_list(app::doctor_check_list()),
+                            options.format.output, ports.files);
             }
             using Outcome = app::DoctorOutcome;
             const std::array<Format<Outcome>, 3> own{ {

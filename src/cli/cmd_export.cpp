@@ -2,8 +2,6 @@
 // fully pinned environment.yml or a requirements.txt. Exit 0 when written; 1 when written but a
 // package could not be expressed (a `# no URL for:` line marks it, as conda writes it); 2 on bad
 // usage or unreadable input (an unreadable conda-meta record included).
-#include <iostream>
-
 #include "app/export.hpp"
 #include "cli/commands.hpp"
 
@@ -30,11 +28,11 @@ namespace envcheck::cli
             }
             for (const auto& note : outcome->notes)
             {
-                std::cerr << "envcheck: note: " << note << '\n';
+                warn("envcheck: note: " + note + "\n");
             }
             for (const auto& left_out : outcome->exported.left_out)
             {
-                std::cerr << "envcheck: warning: left out " << left_out << '\n';
+                warn("envcheck: warning: left out " + left_out + "\n");
             }
             return code(exit_for(outcome->verdict()));
         }

@@ -41,22 +41,22 @@ namespace envcheck::cli
                       "reinstall the packages named above (or remove their records), then lock "
                       "again");
                 case app::LockStatus::unsatisfied:
-                    std::cerr << report::render_check_text(outcome.unsatisfied)
-                              << "envcheck: not locked: the environment does not satisfy "
-                              << outcome.unsatisfied.environment_file.value_or("")
-                              << "; install what it asks for, or change the file\n";
+                    warn(report::render_check_text(outcome.unsatisfied) +
+                         "envcheck: not locked: the environment does not satisfy " +
+                         outcome.unsatisfied.environment_file.value_or("") +
+                         "; install what it asks for, or change the file\n");
                     break;
                 case app::LockStatus::differs:
-                    std::cerr << "envcheck: " << path
-                              << " exists and differs: " << outcome.packages_differ
-                              << " package(s) differ; the machine or performance part may too\n"
-                              << "  `envcheck check --lock " << path << "` shows the differences\n"
-                              << "envcheck: not replaced; pass --force to replace it\n";
+                    warn("envcheck: " + path +
+                         " exists and differs: " + std::to_string(outcome.packages_differ) +
+                         " package(s) differ; the machine or performance part may too\n");
+                    warn("  `envcheck check --lock " + path + "` shows the differences\n");
+                    warn("envcheck: not replaced; pass --force to replace it\n");
                     break;
                 case app::LockStatus::not_a_lock:
-                    std::cerr << "envcheck: " << path << " exists and is not an envcheck lock ("
-                              << outcome.not_a_lock.to_string() << ")\n"
-                              << "envcheck: not replaced; pass --force to replace it\n";
+                    warn("envcheck: " + path + " exists and is not an envcheck lock (" +
+                         outcome.not_a_lock.to_string() +
+                         ")\nenvcheck: not replaced; pass --force to replace it\n");
                     break;
             }
             return code(exit_for(outcome.verdict()));

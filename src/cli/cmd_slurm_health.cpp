@@ -5,8 +5,6 @@
 // Exit codes: 0 the checks pass; 1 a check failed (a Prolog's non-zero exit makes Slurm drain
 // the node and requeue the job); 2 bad usage, an unreadable lock or prefix, or scontrol that
 // cannot be run.
-#include <iostream>
-
 #include "app/slurm_health.hpp"
 #include "cli/commands.hpp"
 #include "report/slurm_health_report.hpp"
@@ -41,12 +39,14 @@ namespace envcheck::cli
             // The action lines go to slurmd's log whatever the report's format: on stdout when
             // the report went to a file, else on stderr beside it.
             const auto& format = options.format;
-            const auto log_actions = [&format](const Outcome& outcome)
+            const auto log_actions = [&format, &ports](const Outcome& outcome)
             {
                 if (format.name != "text")
                 {
-                    (format.output.empty() || format.output == "-" ? std::cerr : std::cout)
-                      << report::render_slurm_health_text(outcome.view);
+                    const std::string text = report::render_slurm_health_text(outcome.view);
+                    format.output.empty() || format.output == "-"
+                      ? warn(text)
+                      : static_cast<void>(emit(text, "", ports.files));
                 }
             };
             return conclude<Outcome>(app::run_slurm_health(options.request, ports), own, format,

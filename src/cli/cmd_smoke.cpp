@@ -3,8 +3,6 @@
 // or was skipped; 1 when a probe failed or errored, or no GPU could be probed (no driver, no
 // usable device, built without CUDA); 2 on bad usage (an unknown probe, a device this machine
 // does not have).
-#include <iostream>
-
 #include "app/smoke.hpp"
 #include "cli/commands.hpp"
 #include "report/html_report.hpp"
@@ -23,17 +21,16 @@ namespace envcheck::cli
             bool list = false;
         };
 
-        auto list_probes(const app::GpuSmoke& smoke) -> int
+        auto list_probes(app::Ports& ports, const std::string& output) -> int
         {
-            const auto probes = app::smoke_probe_list(smoke);
+            const auto probes = app::smoke_probe_list(ports.smoke);
             if (probes.empty())
             {
-                std::cerr << "envcheck: this envcheck was built without CUDA, so it carries no GPU "
-                             "probes\n";
+                warn(
+                  "envcheck: this envcheck was built without CUDA, so it carries no GPU probes\n");
                 return code(Exit::findings);
             }
-            std::cout << report::render_probe_list(probes);
-            return code(Exit::ok);
+            return emit(report::render_probe_list(probes), output, ports.files);
         }
 
         auto run_smoke(SmokeOptions options, app::Ports& ports, const app::LoadedConfig& config)
@@ -45,7 +42,7 @@ namespace envcheck::cli
             }
             if (options.list)
             {
-                return list_probes(ports.smoke);
+                return list_probes(ports, options.format.output);
             }
             using Outcome = app::SmokeOutcome;
             const report::SmokeTextOptions text{ options.request.full };

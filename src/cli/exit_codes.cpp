@@ -52,15 +52,18 @@ namespace envcheck::cli
         return Exit::internal;
     }
 
+    void warn(std::string_view text)
+    {
+        std::cerr << util::escape_control_characters(
+          util::redact_urls(text, util::redaction_marker));
+    }
+
     auto report_error(const util::Error& error) -> int
     {
-        const auto safe = [](const std::string& text) {
-            return util::escape_control_characters(util::redact_urls(text, util::redaction_marker));
-        };
-        std::cerr << "envcheck: error: " << safe(error.to_string()) << '\n';
+        warn("envcheck: error: " + error.to_string() + "\n");
         if (!error.hint.empty())
         {
-            std::cerr << "  hint: " << safe(error.hint) << '\n';
+            warn("  hint: " + error.hint + "\n");
         }
         return code(exit_for(error));
     }
@@ -70,7 +73,7 @@ namespace envcheck::cli
     {
         for (const auto& problem : unreadable.problems)
         {
-            static_cast<void>(report_error(problem)); // escaped as every error (a file's name)
+            static_cast<void>(report_error(problem));
         }
         return report_error(util::make_error(
           util::ErrorKind::parse, message, util::SourceLocation{ unreadable.prefix, 0, 0 }, hint));

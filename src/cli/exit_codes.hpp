@@ -28,6 +28,10 @@ namespace envcheck::cli
     // reads usage (2) and internal (3) errors.
     [[nodiscard]] auto exit_for(report::NpdStatus status) -> Exit;
 
+    // Every message envcheck prints on stderr: URLs without credentials, control characters
+    // escaped (a name from package metadata can hold a terminal's commands).
+    void warn(std::string_view text);
+
     // Prints "envcheck: error: <where>: <message>" (and the hint) on stderr; returns the exit
     // code for the error.
     auto report_error(const util::Error& error) -> int;

@@ -93,9 +93,9 @@ auto main(int argc, char** argv) -> int
     }
     catch (const std::exception& error)
     {
-        std::cerr
-          << "envcheck: internal error: " << error.what()
-          << "\n  This is a bug in envcheck; please report it with the command that caused it.\n";
+        envcheck::cli::warn(
+          std::string("envcheck: internal error: ") + error.what() +
+          "\n  This is a bug in envcheck; please report it with the command that caused it.\n");
         return envcheck::cli::code(envcheck::cli::Exit::internal);
     }
 }
