@@ -5,8 +5,10 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -106,6 +108,36 @@ namespace envcheck::prefix
             std::string directory; // "six-1.16.0.dist-info"
             std::string site_packages;
         };
+
+        // The site-packages directories and, for each, its dist-info and egg-info directories'
+        // names, sorted. Listed beside the conda records' reading (issue 19).
+        struct SiteListing
+        {
+            std::vector<std::string> site_packages;
+            std::vector<std::vector<std::string>> distributions; // per site-packages
+            std::vector<util::Error> problems;
+        };
+
+        auto list_site_packages(const fs::path& root) -> SiteListing
+        {
+            SiteListing listing;
+            listing.site_packages = site_packages_dirs(root, listing.problems);
+            for (const auto& site_packages : listing.site_packages)
+            {
+                auto& names = listing.distributions.emplace_back();
+                const Directory directory(::opendir((root / site_packages).c_str()));
+                while (const dirent* entry = directory ? ::readdir(directory.get()) : nullptr)
+                {
+                    const std::string_view name = entry->d_name;
+                    if (name.ends_with(".dist-info") || name.ends_with(".egg-info"))
+                    {
+                        names.emplace_back(name);
+                    }
+                }
+                std::sort(names.begin(), names.end());
+            }
+            return listing;
+        }
 
         auto read_text(const fs::path& path) -> std::optional<std::string>
         {
@@ -408,8 +440,10 @@ namespace envcheck::prefix
         }
 
         // The conda records, read in parallel; returns the Python distributions they own.
+        // `beside` runs on one of the threads while the others read.
         auto read_conda_records(const fs::path& root, const ReadOptions& options,
-                                model::InstalledEnvironment& environment)
+                                model::InstalledEnvironment& environment,
+                                const std::function<void()>& beside)
           -> std::unordered_set<std::string>
         {
             std::unordered_set<std::string> owned_anchors;
@@ -425,16 +459,27 @@ namespace envcheck::prefix
             // A second thread costs more than it saves below a few hundred records (100: 5.0
             // ms with one, 5.6 ms with two; 400: the same; bench_check_scaling).
             const unsigned threads = names.size() < 256 ? 1U : options.threads;
-            for (auto& failure : parallel_for(names.size(), threads,
-                                              [&](std::size_t i) {
+            for (auto& failure : parallel_for(names.size() + 1, threads,
+                                              [&](std::size_t item)
+                                              {
+                                                  if (item == 0)
+                                                  {
+                                                      beside();
+                                                      return;
+                                                  }
+                                                  const std::size_t i = item - 1;
                                                   results[i] = std::make_unique<RecordResult>(
                                                     parse_record(directory, names[i], options));
                                               }))
             {
-                results[failure.index] =
-                  std::make_unique<RecordResult>(util::unexpected(util::make_error(
-                    util::ErrorKind::io, "cannot read: " + failure.what,
-                    util::SourceLocation{ "conda-meta/" + names[failure.index], 0, 0 })));
+                if (failure.index == 0)
+                {
+                    throw std::runtime_error(failure.what); // not a record's: as if run here
+                }
+                const std::size_t i = failure.index - 1;
+                results[i] = std::make_unique<RecordResult>(util::unexpected(
+                  util::make_error(util::ErrorKind::io, "cannot read: " + failure.what,
+                                   util::SourceLocation{ "conda-meta/" + names[i], 0, 0 })));
             }
             environment.packages.reserve(results.size());
             for (auto& result : results)
@@ -445,7 +490,10 @@ namespace envcheck::prefix
                     continue;
                 }
                 auto& record = result->value();
-                owned_anchors.insert(record.python_anchors.begin(), record.python_anchors.end());
+                for (auto& anchor : record.python_anchors)
+                {
+                    owned_anchors.insert(std::move(anchor));
+                }
                 if (record.package.name == "python")
                 {
                     environment.python_version = record.package.version;
@@ -469,26 +517,18 @@ namespace envcheck::prefix
         // the others are read, in parallel.
         void read_python_distributions(const fs::path& root, const ReadOptions& options,
                                        const std::unordered_set<std::string>& owned_anchors,
+                                       SiteListing listing,
                                        model::InstalledEnvironment& environment)
         {
-            std::error_code error;
-            environment.site_packages = site_packages_dirs(root, environment.problems);
+            environment.site_packages = std::move(listing.site_packages);
+            environment.problems.insert(environment.problems.end(), listing.problems.begin(),
+                                        listing.problems.end());
             std::vector<DistCandidate> candidates;
-            for (const auto& site_packages : environment.site_packages)
+            for (std::size_t site = 0; site < environment.site_packages.size(); ++site)
             {
-                std::vector<std::string> names;
-                for (fs::directory_iterator it(root / site_packages, error), end;
-                     !error && it != end; it.increment(error))
+                const std::string& site_packages = environment.site_packages[site];
+                for (auto& name : listing.distributions[site])
                 {
-                    names.push_back(it->path().filename().string());
-                }
-                std::sort(names.begin(), names.end());
-                for (auto& name : names)
-                {
-                    if (!name.ends_with(".dist-info") && !name.ends_with(".egg-info"))
-                    {
-                        continue;
-                    }
                     std::string relative = site_packages;
                     relative += '/';
                     relative += name;
@@ -613,16 +653,19 @@ namespace envcheck::prefix
         }
         environment.kind = conda ? model::PrefixKind::conda : model::PrefixKind::venv;
 
-        const auto owned_anchors = conda ? read_conda_records(root, options, environment)
+        SiteListing listing;
+        const auto list = [&] { listing = list_site_packages(root); };
+        const auto owned_anchors = conda ? read_conda_records(root, options, environment, list)
                                          : std::unordered_set<std::string>{};
         if (!conda)
         {
+            list();
             if (const auto cfg = read_text(root / "pyvenv.cfg"))
             {
                 environment.python_version = pyvenv_python_version(*cfg);
             }
         }
-        read_python_distributions(root, options, owned_anchors, environment);
+        read_python_distributions(root, options, owned_anchors, std::move(listing), environment);
         model::sort_packages(environment.packages);
         return environment;
     }
