@@ -258,12 +258,12 @@ namespace envcheck::app
             return context;
         }
 
-        // The workers as a pure module's independent items: on threads only where there is
-        // enough to share (starting them costs more than judging a few hundred spec texts).
+        // The workers as a pure module's independent items (which runs the few serially:
+        // util::for_each_if_worth).
         auto shared_work(Ports& ports, unsigned jobs) -> util::ForEachIndex
         {
             return [&ports, jobs](std::size_t count, const util::IndexWork& run)
-            { ports.workers.for_each(count, count < 1024 ? 1 : jobs, run); };
+            { ports.workers.for_each(count, jobs, run); };
         }
 
         auto failed_perf(std::string message, std::string fix = {}) -> model::CheckOutcome

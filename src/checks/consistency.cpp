@@ -1,5 +1,6 @@
 #include "checks/consistency.hpp"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <set>
@@ -235,10 +236,11 @@ namespace envcheck::checks
             std::vector<std::optional<specs::PackageRecord>> records;  // nullopt: not conda's
         };
 
-        auto judge(const std::string& text, const CondaInstalled& conda) -> Judgement
+        auto judge(const std::string& text, const CondaInstalled& conda,
+                   specs::VersionSpecCache& versions) -> Judgement
         {
             Judgement judgement;
-            const auto spec = specs::MatchSpec::parse(text);
+            const auto spec = specs::MatchSpec::parse(text, versions);
             if (!spec)
             {
                 judgement.kind = Judgement::Kind::invalid_spec;
@@ -331,11 +333,25 @@ namespace envcheck::checks
             }
             // The installed records, and each distinct text's judgement: independent items.
             conda.records.resize(conda.packages.size());
-            for_each(conda.packages.size(), [&](std::size_t index)
-                     { conda.records[index] = package_record_of(*conda.packages[index]); });
+            util::for_each_if_worth(for_each, conda.packages.size(), 1,
+                                    [&](std::size_t index) {
+                                        conda.records[index] =
+                                          package_record_of(*conda.packages[index]);
+                                    });
+            // In runs of texts, each with its cache of version specs (one per thread).
+            constexpr std::size_t run_length = 256;
             std::vector<Judgement> judgements(distinct.size());
-            for_each(distinct.size(), [&](std::size_t index)
-                     { judgements[index] = judge(*distinct[index], conda); });
+            util::for_each_if_worth(
+              for_each, (distinct.size() + run_length - 1) / run_length, run_length,
+              [&](std::size_t run)
+              {
+                  specs::VersionSpecCache versions;
+                  const std::size_t end = std::min(distinct.size(), (run + 1) * run_length);
+                  for (std::size_t index = run * run_length; index < end; ++index)
+                  {
+                      judgements[index] = judge(*distinct[index], conda, versions);
+                  }
+              });
             for (const auto& [owner, text, index, depends] : uses)
             {
                 const Judgement& judgement = judgements[index];

@@ -389,19 +389,19 @@ namespace envcheck::checks
         std::vector<std::string> installed_projects(packages.size());
         std::vector<std::string> locked_keys(locked_count);
         std::vector<std::string> locked_projects(locked_count);
-        for_each(packages.size() + locked_count,
-                 [&](std::size_t i)
-                 {
-                     if (i < packages.size())
-                     {
-                         installed_keys[i] = key_of(packages[i]);
-                         installed_projects[i] = pip_key(packages[i].name);
-                         return;
-                     }
-                     const model::Package& locked = locked_at(i - packages.size());
-                     locked_keys[i - packages.size()] = key_of(locked);
-                     locked_projects[i - packages.size()] = pip_key(locked.name);
-                 });
+        util::for_each_if_worth(for_each, packages.size() + locked_count, 1,
+                                [&](std::size_t i)
+                                {
+                                    if (i < packages.size())
+                                    {
+                                        installed_keys[i] = key_of(packages[i]);
+                                        installed_projects[i] = pip_key(packages[i].name);
+                                        return;
+                                    }
+                                    const model::Package& locked = locked_at(i - packages.size());
+                                    locked_keys[i - packages.size()] = key_of(locked);
+                                    locked_projects[i - packages.size()] = pip_key(locked.name);
+                                });
 
         // Installed packages by key, and by their pip-normalized name for cross-manager matches;
         // hashed, and whether each is matched yet kept by its index (issue 19: ordered maps of
@@ -474,50 +474,50 @@ namespace envcheck::checks
         // The findings, each on its own packages, on the workers: each package moves into its
         // finding (no package is in two pairings).
         std::vector<model::PackageFinding> findings(pairings.size());
-        for_each(pairings.size(),
-                 [&](std::size_t i)
-                 {
-                     const auto [locked_index, installed_index] = pairings[i];
-                     model::PackageFinding& finding = findings[i];
-                     if (locked_index == none)
-                     {
-                         model::Package& package = packages[installed_index];
-                         finding.name = package.name;
-                         finding.manager = package.manager;
-                         finding.status = model::PackageStatus::extra;
-                         finding.reason =
-                           "installed " +
-                           (package.manager == model::Manager::conda ? conda_label(package)
-                                                                     : package.version) +
-                           (package.manager == model::Manager::pip && !package.installer.empty()
-                              ? " by " + package.installer
-                              : std::string()) +
-                           ", not in the lock";
-                         finding.installed = std::move(package);
-                         return;
-                     }
-                     model::Package& locked = locked_at(locked_index);
-                     finding.name = locked.name;
-                     finding.manager = locked.manager;
-                     if (installed_index == none)
-                     {
-                         finding.status = model::PackageStatus::missing;
-                         finding.reason =
-                           "locked " +
-                           (locked.manager == model::Manager::conda ? conda_label(locked)
-                                                                    : locked.version) +
-                           ", not installed";
-                         finding.expected = std::move(locked);
-                         return;
-                     }
-                     model::Package& match = packages[installed_index];
-                     finding.reason = identity_difference(locked, match);
-                     finding.status = finding.reason.empty() ? model::PackageStatus::ok
-                                                             : model::PackageStatus::changed;
-                     finding.notes = source_notes(locked, match);
-                     finding.expected = std::move(locked);
-                     finding.installed = std::move(match);
-                 });
+        util::for_each_if_worth(
+          for_each, pairings.size(), 1,
+          [&](std::size_t i)
+          {
+              const auto [locked_index, installed_index] = pairings[i];
+              model::PackageFinding& finding = findings[i];
+              if (locked_index == none)
+              {
+                  model::Package& package = packages[installed_index];
+                  finding.name = package.name;
+                  finding.manager = package.manager;
+                  finding.status = model::PackageStatus::extra;
+                  finding.reason =
+                    "installed " +
+                    (package.manager == model::Manager::conda ? conda_label(package)
+                                                              : package.version) +
+                    (package.manager == model::Manager::pip && !package.installer.empty()
+                       ? " by " + package.installer
+                       : std::string()) +
+                    ", not in the lock";
+                  finding.installed = std::move(package);
+                  return;
+              }
+              model::Package& locked = locked_at(locked_index);
+              finding.name = locked.name;
+              finding.manager = locked.manager;
+              if (installed_index == none)
+              {
+                  finding.status = model::PackageStatus::missing;
+                  finding.reason = "locked " +
+                                   (locked.manager == model::Manager::conda ? conda_label(locked)
+                                                                            : locked.version) +
+                                   ", not installed";
+                  finding.expected = std::move(locked);
+                  return;
+              }
+              model::Package& match = packages[installed_index];
+              finding.reason = identity_difference(locked, match);
+              finding.status =
+                finding.reason.empty() ? model::PackageStatus::ok : model::PackageStatus::changed;
+              finding.notes = source_notes(locked, match);
+              finding.expected = std::move(locked);
+              finding.installed = std::move(match);
+          });
         sort_findings(findings);
         return findings;
     }

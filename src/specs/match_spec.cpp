@@ -193,7 +193,8 @@ namespace envcheck::specs
         // run() makes of the text, spans and warnings included (test_match_spec_fast_path holds
         // the two together over the corpus and the vectors); nullopt for any other text, and
         // for anything the full parser would refuse: it decides those.
-        static auto read_common_shape(std::string_view text) -> std::optional<MatchSpec>
+        static auto read_common_shape(std::string_view text, VersionSpecCache* cache = nullptr)
+          -> std::optional<MatchSpec>
         {
             const std::size_t name_end = common_name_end(text);
             if (name_end == 0)
@@ -242,8 +243,12 @@ namespace envcheck::specs
             // case left to this path).
             const std::size_t sanitized_begin =
               version.starts_with("==") ? version_begin + 2 : version_begin;
-            auto version_spec =
-              VersionSpec::parse(text.substr(sanitized_begin, version_end - sanitized_begin));
+            const std::string_view version_text =
+              text.substr(sanitized_begin, version_end - sanitized_begin);
+            std::optional<util::Result<VersionSpec, util::ParseError>> parsed;
+            const auto& version_spec = cache != nullptr
+                                         ? cache->parse(version_text)
+                                         : parsed.emplace(VersionSpec::parse(version_text));
             if (!version_spec)
             {
                 return std::nullopt;
@@ -253,7 +258,7 @@ namespace envcheck::specs
                 spec.m_warnings.push_back(
                   { sanitized_begin + warning.offset, warning.length, warning.message });
             }
-            spec.m_version = std::move(version_spec).value();
+            spec.m_version = parsed ? std::move(*parsed).value() : version_spec.value();
             spec.m_spans[static_cast<std::size_t>(SpecField::version)] =
               TextSpan{ version_begin, version.size() };
             return spec;
@@ -1622,6 +1627,26 @@ namespace envcheck::specs
             return std::move(*common);
         }
         return parse_match_spec_full(text);
+    }
+
+    auto MatchSpec::parse(std::string_view text, VersionSpecCache& cache)
+      -> util::Result<MatchSpec, util::ParseError>
+    {
+        if (auto common = MatchSpecParser::read_common_shape(text, &cache))
+        {
+            return std::move(*common);
+        }
+        return parse_match_spec_full(text);
+    }
+
+    auto VersionSpecCache::parse(std::string_view text)
+      -> const util::Result<VersionSpec, util::ParseError>&
+    {
+        if (const auto found = m_specs.find(text); found != m_specs.end())
+        {
+            return found->second;
+        }
+        return m_specs.emplace(std::string(text), VersionSpec::parse(text)).first->second;
     }
 
     auto parse_match_spec_full(std::string_view text) -> util::Result<MatchSpec, util::ParseError>

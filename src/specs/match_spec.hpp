@@ -75,9 +75,11 @@
 
 #include <array>
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "specs/build_number_spec.hpp"
@@ -123,6 +125,29 @@ namespace envcheck::specs
         std::size_t length = 0;
     };
 
+    // The version specs of a run of MatchSpec::parse calls, each text parsed once: records'
+    // depends repeat the same constraints (">=1.2.13,<2.0a0", ">=0.7") across thousands of spec
+    // texts, and parsing them was half of parsing a spec (issue 19). One per thread.
+    class VersionSpecCache
+    {
+    public:
+        [[nodiscard]] auto parse(std::string_view text)
+          -> const util::Result<VersionSpec, util::ParseError>&;
+
+    private:
+        struct Hash
+        {
+            using is_transparent = void;
+            auto operator()(std::string_view text) const -> std::size_t
+            {
+                return std::hash<std::string_view>{}(text);
+            }
+        };
+        std::unordered_map<std::string, util::Result<VersionSpec, util::ParseError>, Hash,
+                           std::equal_to<>>
+          m_specs;
+    };
+
     class MatchSpec
     {
     public:
@@ -130,6 +155,9 @@ namespace envcheck::specs
         MatchSpec() = default;
 
         [[nodiscard]] static auto parse(std::string_view text)
+          -> util::Result<MatchSpec, util::ParseError>;
+        // The same spec, its version spec taken from `cache` where the text has one.
+        [[nodiscard]] static auto parse(std::string_view text, VersionSpecCache& cache)
           -> util::Result<MatchSpec, util::ParseError>;
 
         // Every field the spec sets must match the record.

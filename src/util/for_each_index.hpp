@@ -20,6 +20,23 @@ namespace envcheck::util
             work(index);
         }
     }
+
+    // Below this many items of a few microseconds each (a spec text judged, a package compared)
+    // starting threads costs more than they save (bench_check_scaling).
+    inline constexpr std::size_t items_worth_threads = 1024;
+
+    // for_each over `count` items that each hold `weight` of those small items, or serially when
+    // all of them together are fewer than items_worth_threads.
+    inline void for_each_if_worth(const ForEachIndex& for_each, std::size_t count,
+                                  std::size_t weight, const IndexWork& work)
+    {
+        if (count * weight < items_worth_threads)
+        {
+            for_each_index_serially(count, work);
+            return;
+        }
+        for_each(count, work);
+    }
 }
 
 #endif

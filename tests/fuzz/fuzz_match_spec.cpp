@@ -1,7 +1,8 @@
 // libFuzzer target for specs::MatchSpec::parse: never crash; the canonical string re-parses,
 // to an equal spec (package-URL specs: to the same canonical string, as conda's form drops
 // url and fn), and matching a record does not crash. Where the fast path for the common shapes
-// answers, the full grammar gives the same spec, text, spans and warnings.
+// answers, the full grammar gives the same spec, text, spans and warnings; a cache of version
+// specs changes nothing.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -33,6 +34,16 @@ extern "C" auto LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t siz
         ENVCHECK_FUZZ_REQUIRE(same); // the fast path and the full grammar agree
     }
     const auto spec = MatchSpec::parse(text);
+    // With a cache of version specs: the same spec, from a miss and then from a hit.
+    envcheck::specs::VersionSpecCache versions;
+    for (int round = 0; round < 2; ++round)
+    {
+        const auto cached = MatchSpec::parse(text, versions);
+        ENVCHECK_FUZZ_REQUIRE(cached.has_value() == spec.has_value());
+        ENVCHECK_FUZZ_REQUIRE(!cached ||
+                              (*cached == *spec && cached->to_string() == spec->to_string() &&
+                               cached->warnings().size() == spec->warnings().size()));
+    }
     if (!spec)
     {
         return 0;
