@@ -258,7 +258,14 @@ namespace envcheck::specs
                 spec.m_warnings.push_back(
                   { sanitized_begin + warning.offset, warning.length, warning.message });
             }
-            spec.m_version = parsed ? std::move(*parsed).value() : version_spec.value();
+            if (parsed)
+            {
+                spec.m_version = std::move(*parsed).value();
+            }
+            else
+            {
+                spec.m_version = version_spec.value(); // the cache's: a copy
+            }
             spec.m_spans[static_cast<std::size_t>(SpecField::version)] =
               TextSpan{ version_begin, version.size() };
             return spec;
