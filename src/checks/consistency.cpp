@@ -338,7 +338,8 @@ namespace envcheck::checks
                                         conda.records[index] =
                                           package_record_of(*conda.packages[index]);
                                     });
-            // In runs of texts, each with its cache of version specs (one per thread).
+            // In runs of texts, each run with its own cache of version specs (a cache is not
+            // shared between threads).
             constexpr std::size_t run_length = 256;
             std::vector<Judgement> judgements(distinct.size());
             util::for_each_if_worth(

@@ -127,7 +127,7 @@ namespace envcheck::specs
 
     // The version specs of a run of MatchSpec::parse calls, each text parsed once: records'
     // depends repeat the same constraints (">=1.2.13,<2.0a0", ">=0.7") across thousands of spec
-    // texts, and parsing them was half of parsing a spec (issue 19). One per thread.
+    // texts, and parsing them was half of parsing a spec (issue 19). Not shared between threads.
     class VersionSpecCache
     {
     public:
