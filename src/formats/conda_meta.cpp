@@ -1,6 +1,7 @@
 #include "formats/conda_meta.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <unordered_set>
 
@@ -313,6 +314,20 @@ namespace envcheck::formats
             static constexpr std::size_t too_large = static_cast<std::size_t>(-1);
             static constexpr std::size_t container_budget = std::size_t{ 1 } << 10;
 
+            static auto is_structural(char c) -> bool
+            {
+                static constexpr auto table = []
+                {
+                    std::array<bool, 256> stops{};
+                    for (const char stop : std::string_view("\"[]{}"))
+                    {
+                        stops[static_cast<unsigned char>(stop)] = true;
+                    }
+                    return stops;
+                }();
+                return table[static_cast<unsigned char>(c)];
+            }
+
             [[nodiscard]] auto skip_space_back(std::size_t at) const -> std::size_t
             {
                 while (at > 0 && (m_text[at - 1] == ' ' || m_text[at - 1] == '\n' ||
@@ -367,8 +382,15 @@ namespace envcheck::formats
                 {
                     std::vector<char> open{ last };
                     std::size_t at = end - 1;
+                    const std::size_t limit = end > container_budget ? end - container_budget : 0;
                     while (at > 0)
                     {
+                        // Past what is neither a quote nor a bracket in a tight loop: the last
+                        // kilobyte of paths_data is crossed for every record (issue 19).
+                        while (at > limit && !is_structural(m_text[at - 1]))
+                        {
+                            --at;
+                        }
                         if (end - at > container_budget)
                         {
                             return too_large;
