@@ -25,6 +25,7 @@
 #include "system/library_search.hpp"
 #include "system/machine_probe.hpp"
 #include "system/system_root.hpp"
+#include "util/control_chars.hpp"
 
 namespace envcheck::host
 {
@@ -62,8 +63,9 @@ namespace envcheck::host
                 switch (event.kind)
                 {
                     case gpu::ProgressEvent::Kind::device:
-                        std::cerr << "GPU " << event.device.index << ": " << event.device.name
-                                  << '\n';
+                        // The name is the driver's: escaped as every message on the terminal.
+                        std::cerr << "GPU " << event.device.index << ": "
+                                  << util::escape_control_characters(event.device.name) << '\n';
                         break;
                     case gpu::ProgressEvent::Kind::probe_started:
                         std::cerr << "  [" << event.number << '/' << event.count << "] "
