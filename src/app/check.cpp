@@ -506,12 +506,13 @@ namespace envcheck::app
             add_hardware_gates(*facts, request, std::nullopt, check);
         }
 
+        // `with_runs`: CheckRequest::fleet_runs.
         auto fleet_view(const model::EnvironmentCheck& check,
                         const std::optional<model::MachineFacts>& facts, const RunClock& clock,
-                        const CheckRequest& request) -> FleetView
+                        bool with_runs) -> FleetView
         {
             FleetView fleet{ {}, facts ? node_features_from(*facts) : report::NodeFeatures{} };
-            if (request.fleet_runs)
+            if (with_runs)
             {
                 fleet.runs.push_back(model::to_check_run(check));
                 clock.stamp(fleet.runs.front());
@@ -616,7 +617,7 @@ namespace envcheck::app
             {
                 return util::unexpected(compared.error());
             }
-            auto fleet = fleet_view(check, std::nullopt, clock, request);
+            auto fleet = fleet_view(check, std::nullopt, clock, request.fleet_runs);
             return CheckOutcome{ std::move(check), std::move(fleet) };
         }
         const auto located = ports.prefixes.locate(selection);
@@ -678,7 +679,7 @@ namespace envcheck::app
             return util::unexpected(facts.error());
         }
         check_expected_gpus(request, **installed, *facts, ports, check);
-        auto fleet = fleet_view(check, *facts, clock, request);
+        auto fleet = fleet_view(check, *facts, clock, request.fleet_runs);
         return CheckOutcome{ std::move(check), std::move(fleet) };
     }
 }

@@ -41,11 +41,20 @@ namespace envcheck::checks
 
         // Conda names as they are; pip names normalized (PEP 503). A conda package and a pip
         // distribution of the same project share the pip form (for cross-manager matches).
-        auto key_of(const model::Package& package) -> std::string
+        // `project`: pip_key(package.name), which the caller has made already.
+        auto key_of(const model::Package& package, std::string_view project) -> std::string
         {
-            return std::string(model::to_string(package.manager)) + ":" +
-                   (package.manager == model::Manager::pip ? pip_key(package.name)
-                                                           : util::to_lower(package.name));
+            std::string key(model::to_string(package.manager));
+            key += ':';
+            if (package.manager == model::Manager::pip)
+            {
+                key += project;
+            }
+            else
+            {
+                key += util::to_lower(package.name);
+            }
+            return key;
         }
 
         auto is_virtual(const model::Package& package) -> bool
@@ -394,13 +403,15 @@ namespace envcheck::checks
                                 {
                                     if (i < packages.size())
                                     {
-                                        installed_keys[i] = key_of(packages[i]);
                                         installed_projects[i] = pip_key(packages[i].name);
+                                        installed_keys[i] =
+                                          key_of(packages[i], installed_projects[i]);
                                         return;
                                     }
                                     const model::Package& locked = locked_at(i - packages.size());
-                                    locked_keys[i - packages.size()] = key_of(locked);
-                                    locked_projects[i - packages.size()] = pip_key(locked.name);
+                                    auto& project = locked_projects[i - packages.size()];
+                                    project = pip_key(locked.name);
+                                    locked_keys[i - packages.size()] = key_of(locked, project);
                                 });
 
         // Installed packages by key, and by their pip-normalized name for cross-manager matches;
