@@ -9,7 +9,6 @@
 //   yaml-cpp reading        read_environment_yaml_with_yaml_cpp, the reading before libyaml;
 //   libyaml parse alone     formats::yaml::parse, the tree without the environment file model.
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -17,31 +16,29 @@
 #include <sstream>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include "formats/environment_yaml.hpp"
 #include "formats/yaml_document.hpp"
+#include "tests/bench/bench_support.hpp"
 
 using namespace envcheck;
 
 namespace
 {
-    auto median_seconds(int runs, const std::function<bool()>& read) -> double
+    using bench::median_seconds;
+
+    // A reading that fails ends the bench: its time would say nothing.
+    auto median_reading_seconds(int runs, const std::function<bool()>& read) -> double
     {
-        std::vector<double> seconds;
-        for (int run = 0; run < runs; ++run)
-        {
-            const auto start = std::chrono::steady_clock::now();
-            if (!read())
-            {
-                std::fprintf(stderr, "the reading failed\n");
-                std::exit(2);
-            }
-            seconds.push_back(
-              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-        }
-        std::sort(seconds.begin(), seconds.end());
-        return seconds[seconds.size() / 2];
+        return median_seconds(runs,
+                              [&]
+                              {
+                                  if (!read())
+                                  {
+                                      std::fprintf(stderr, "the reading failed\n");
+                                      std::exit(2);
+                                  }
+                              });
     }
 }
 
@@ -61,12 +58,12 @@ auto main(int argc, char** argv) -> int
     std::stringstream buffer;
     buffer << in.rdbuf();
     const std::string text = buffer.str();
-    const double ours =
-      median_seconds(runs, [&] { return formats::load_environment_yaml(text).has_value(); });
-    const double yaml_cpp = median_seconds(
+    const double ours = median_reading_seconds(
+      runs, [&] { return formats::load_environment_yaml(text).has_value(); });
+    const double yaml_cpp = median_reading_seconds(
       runs, [&] { return formats::read_environment_yaml_with_yaml_cpp(text).has_value(); });
     const double parse =
-      median_seconds(runs, [&] { return formats::yaml::parse(text, argv[1]).has_value(); });
+      median_reading_seconds(runs, [&] { return formats::yaml::parse(text, argv[1]).has_value(); });
     std::printf("load_environment_yaml\t%.9f\nyaml-cpp reading\t%.9f\nlibyaml parse alone\t%.9f\n",
                 ours, yaml_cpp, parse);
     return 0;

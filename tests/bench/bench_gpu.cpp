@@ -8,7 +8,6 @@
 //   banks   the bank-conflict table
 // Usage: bench_gpu [results.json]. Prints a short table last; writes every number to the file.
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <cublas_v2.h>
 #include <fstream>
@@ -26,6 +25,7 @@
 #include "kernels/device.cuh"
 #include "kernels/matmul.cuh"
 #include "kernels/stream_overlap.cuh"
+#include "tests/bench/bench_cuda_support.cuh"
 #include "util/statistics.hpp"
 
 using nlohmann::ordered_json;
@@ -33,33 +33,13 @@ using namespace envcheck;
 
 namespace
 {
+    using bench::download;
+    using bench::elapsed_ms;
+    using bench::relative_difference;
+    using bench::require;
+    using bench::warm_up;
+
     constexpr std::size_t mib = std::size_t{ 1 } << 20;
-
-    void require(cudaError_t error, const char* what)
-    {
-        if (error != cudaSuccess)
-        {
-            throw std::runtime_error(std::string(what) + ": " + cudaGetErrorName(error) + ": " +
-                                     cudaGetErrorString(error));
-        }
-    }
-
-    void require(cublasStatus_t status, const char* what)
-    {
-        if (status != CUBLAS_STATUS_SUCCESS)
-        {
-            throw std::runtime_error(std::string(what) + ": cuBLAS status " +
-                                     std::to_string(static_cast<int>(status)));
-        }
-    }
-
-    void require(const kernels::CudaStatus& status)
-    {
-        if (!status.ok())
-        {
-            throw std::runtime_error(status.to_string());
-        }
-    }
 
     auto median(std::vector<double> values) -> double
     {
@@ -75,53 +55,15 @@ namespace
         cudaEvent_t stop = nullptr;
         require(cudaEventCreate(&start), "cudaEventCreate");
         require(cudaEventCreate(&stop), "cudaEventCreate");
-        double warmed = 0.0;
-        for (int i = 0; i < 2 || (warmed < warmup_ms && i < 10000); ++i)
-        {
-            require(cudaEventRecord(start, stream), "cudaEventRecord");
-            launch();
-            require(cudaEventRecord(stop, stream), "cudaEventRecord");
-            require(cudaEventSynchronize(stop), "cudaEventSynchronize");
-            float ms = 0.0f;
-            require(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
-            warmed += ms;
-        }
+        warm_up(stream, start, stop, launch, warmup_ms);
         std::vector<double> times;
         for (int i = 0; i < repeats; ++i)
         {
-            require(cudaEventRecord(start, stream), "cudaEventRecord");
-            launch();
-            require(cudaEventRecord(stop, stream), "cudaEventRecord");
-            require(cudaEventSynchronize(stop), "cudaEventSynchronize");
-            float ms = 0.0f;
-            require(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
-            times.push_back(ms);
+            times.push_back(elapsed_ms(stream, start, stop, launch));
         }
         cudaEventDestroy(start);
         cudaEventDestroy(stop);
         return times;
-    }
-
-    auto relative_difference(const std::vector<float>& out, const std::vector<float>& reference)
-      -> double
-    {
-        double diff = 0.0;
-        double norm = 0.0;
-        for (std::size_t i = 0; i < out.size(); ++i)
-        {
-            const double d = static_cast<double>(out[i]) - reference[i];
-            diff += d * d;
-            norm += static_cast<double>(reference[i]) * reference[i];
-        }
-        return std::sqrt(diff / norm);
-    }
-
-    auto download(const float* device, std::size_t count) -> std::vector<float>
-    {
-        std::vector<float> host(count);
-        require(cudaMemcpy(host.data(), device, count * sizeof(float), cudaMemcpyDeviceToHost),
-                "cudaMemcpy");
-        return host;
     }
 
     auto bench_matmul(int n, cudaStream_t stream, ordered_json& results) -> ordered_json

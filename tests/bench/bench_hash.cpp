@@ -23,12 +23,15 @@
 #include <string_view>
 #include <vector>
 
+#include "tests/bench/bench_support.hpp"
 #include "util/sha256.hpp"
 
 using namespace envcheck;
 
 namespace
 {
+    using bench::median;
+
     using Digest = util::Sha256::Digest;
 
     auto ours(const std::uint8_t* data, std::size_t size) -> Digest
@@ -71,12 +74,6 @@ namespace
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         combined = ours(digests.data(), digests.size());
         return seconds;
-    }
-
-    auto median(std::vector<double> values) -> double
-    {
-        std::sort(values.begin(), values.end());
-        return values[values.size() / 2];
     }
 }
 

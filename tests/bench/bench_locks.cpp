@@ -30,43 +30,19 @@
 
 #include "formats/lock.hpp"
 #include "fsio/files.hpp"
-#include "fsio/process.hpp"
+#include "tests/bench/bench_support.hpp"
+#include "tests/random.hpp"
 
 using namespace envcheck;
 namespace fs = std::filesystem;
 
 namespace
 {
-    class Random
-    {
-    public:
-        explicit Random(std::uint64_t seed)
-          : m_state(seed)
-        {
-        }
-        auto next() -> std::uint64_t
-        {
-            // xorshift64*: deterministic across machines and standard libraries.
-            m_state ^= m_state >> 12;
-            m_state ^= m_state << 25;
-            m_state ^= m_state >> 27;
-            return m_state * 2685821657736338717ULL;
-        }
-        auto below(std::uint64_t bound) -> std::uint64_t { return next() % bound; }
-        auto hex(std::size_t digits) -> std::string
-        {
-            static constexpr char alphabet[] = "0123456789abcdef";
-            std::string out(digits, '0');
-            for (auto& c : out)
-            {
-                c = alphabet[below(16)];
-            }
-            return out;
-        }
-
-    private:
-        std::uint64_t m_state;
-    };
+    using bench::median;
+    using bench::read_flags;
+    using bench::run_python_script;
+    using bench::run_seconds;
+    using tests::Random;
 
     struct Artifact
     {
@@ -223,49 +199,12 @@ namespace
         return text;
     }
 
+    // The fastest and the middle of `runs` timings.
     template<class Body>
     auto best_and_median(int runs, Body&& body) -> std::pair<double, double>
     {
-        std::vector<double> samples;
-        for (int i = 0; i < runs; ++i)
-        {
-            const auto start = std::chrono::steady_clock::now();
-            body();
-            samples.push_back(
-              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-        }
-        std::sort(samples.begin(), samples.end());
-        return { samples.front(), samples[samples.size() / 2] };
-    }
-
-    auto run_python(const std::string& python, const std::string& script, const fs::path& work,
-                    const std::vector<std::string>& arguments) -> std::string
-    {
-        const fs::path file = work / "peer.py";
-        std::ofstream(file) << script;
-        fsio::ProcessOptions options;
-        options.timeout = std::chrono::seconds(1800);
-        const char* path_variable = std::getenv("PATH");
-        const std::string program =
-          python.find('/') != std::string::npos
-            ? python
-            : fsio::find_program(python, path_variable != nullptr ? path_variable : "");
-        if (program.empty())
-        {
-            return "unavailable: " + python + " not found";
-        }
-        std::vector<std::string> command{ program, file.string() };
-        command.insert(command.end(), arguments.begin(), arguments.end());
-        auto done = fsio::run_process(command, options);
-        if (!done)
-        {
-            return "unavailable: " + done.error().message;
-        }
-        if (!done->succeeded())
-        {
-            return "unavailable: " + done->describe() + ": " + done->err.substr(0, 600);
-        }
-        return done->out;
+        const auto seconds = run_seconds(runs, std::forward<Body>(body));
+        return { *std::min_element(seconds.begin(), seconds.end()), median(seconds) };
     }
 
     struct Input
@@ -298,31 +237,16 @@ auto main(int argc, char** argv) -> int
     std::string python = "python3";
     std::string sizes = "0.1,1,10";
     fs::path shared = fs::path(ENVCHECK_BENCH_SHARED_DIR) / "corpus/locks";
-    for (int i = 1; i + 1 < argc; i += 2)
+    if (const auto unknown =
+          read_flags(argc, argv,
+                     { { "--dir", [&](const std::string& value) { dir = value; } },
+                       { "--runs", [&](const std::string& value)
+                         { runs = std::max(1, std::atoi(value.c_str())); } },
+                       { "--python", [&](const std::string& value) { python = value; } },
+                       { "--sizes", [&](const std::string& value) { sizes = value; } } }))
     {
-        const std::string flag = argv[i];
-        const std::string value = argv[i + 1];
-        if (flag == "--dir")
-        {
-            dir = value;
-        }
-        else if (flag == "--runs")
-        {
-            runs = std::max(1, std::atoi(value.c_str()));
-        }
-        else if (flag == "--python")
-        {
-            python = value;
-        }
-        else if (flag == "--sizes")
-        {
-            sizes = value;
-        }
-        else
-        {
-            std::cerr << "unknown option " << flag << "\n";
-            return 2;
-        }
+        std::cerr << "unknown option " << *unknown << "\n";
+        return 2;
     }
     fs::create_directories(dir);
 
@@ -435,9 +359,10 @@ auto main(int argc, char** argv) -> int
             input.yaml_cpp_s =
               best_and_median(std::max(1, times / 2), [&] { (void)YAML::Load(*text); }).first;
         }
-        const std::string out = run_python(
+        const std::string out = run_python_script(
           python, script, dir,
-          { input.path.string(), input.kind, input.whole ? "1" : "0", std::to_string(times) });
+          { input.path.string(), input.kind, input.whole ? "1" : "0", std::to_string(times) },
+          std::chrono::seconds(1800), 600);
         if (out.starts_with("unavailable"))
         {
             peers[i].packages = out;

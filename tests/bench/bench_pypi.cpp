@@ -15,7 +15,6 @@
 // Results go to tests/bench/RESULTS.md ("pip specs").
 #include <algorithm>
 #include <chrono>
-#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -26,37 +25,23 @@
 #include <string_view>
 #include <vector>
 
-#include "fsio/files.hpp"
-#include "fsio/process.hpp"
 #include "pypi/requirement.hpp"
 #include "pypi/specifier.hpp"
 #include "pypi/version.hpp"
+#include "tests/bench/bench_support.hpp"
+#include "tests/random.hpp"
 
 using namespace envcheck;
 namespace fs = std::filesystem;
 
 namespace
 {
-    class Random
-    {
-    public:
-        explicit Random(std::uint64_t seed)
-          : m_state(seed)
-        {
-        }
-        auto next() -> std::uint64_t
-        {
-            // xorshift64*: the same workload on every machine.
-            m_state ^= m_state >> 12;
-            m_state ^= m_state << 25;
-            m_state ^= m_state >> 27;
-            return m_state * 2685821657736338717ULL;
-        }
-        auto below(std::uint64_t n) -> std::uint64_t { return next() % n; }
-
-    private:
-        std::uint64_t m_state;
-    };
+    using bench::cpu_model;
+    using bench::median;
+    using bench::median_seconds;
+    using bench::read_flags;
+    using bench::run_python;
+    using tests::Random;
 
     auto make_version(Random& rng) -> std::string
     {
@@ -139,47 +124,6 @@ namespace
         return line;
     }
 
-    template<class F>
-    auto median_seconds(int runs, F&& work) -> double
-    {
-        std::vector<double> samples;
-        for (int i = 0; i < runs; ++i)
-        {
-            const auto start = std::chrono::steady_clock::now();
-            work();
-            samples.push_back(
-              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-        }
-        std::sort(samples.begin(), samples.end());
-        return samples[samples.size() / 2];
-    }
-
-    auto run_python(const std::string& python, const fs::path& script, const fs::path& dir)
-      -> std::string
-    {
-        fsio::ProcessOptions options;
-        options.timeout = std::chrono::seconds(1200);
-        const char* path_variable = std::getenv("PATH");
-        const std::string program =
-          python.find('/') != std::string::npos
-            ? python
-            : fsio::find_program(python, path_variable != nullptr ? path_variable : "");
-        if (program.empty())
-        {
-            return "unavailable: " + python + " not found";
-        }
-        auto done = fsio::run_process({ program, script.string(), dir.string() }, options);
-        if (!done)
-        {
-            return "unavailable: " + done.error().message;
-        }
-        if (!done->succeeded())
-        {
-            return "unavailable: " + done->describe() + ": " + done->err.substr(0, 300);
-        }
-        return done->out;
-    }
-
     // The peer: packaging doing the same four jobs on the same files.
     const char* peer_script = R"(import sys, time
 import packaging
@@ -213,24 +157,6 @@ print(parse, sort, contains, require, hits, packaging.__version__)
             out << lines[i] << (i + 1 < lines.size() ? "\n" : "");
         }
     }
-
-    auto cpu_model() -> std::string
-    {
-        auto text = fsio::read_file("/proc/cpuinfo");
-        if (!text)
-        {
-            return "unknown CPU";
-        }
-        std::istringstream lines(*text);
-        for (std::string line; std::getline(lines, line);)
-        {
-            if (line.starts_with("model name"))
-            {
-                return line.substr(line.find(':') + 2);
-            }
-        }
-        return "unknown CPU";
-    }
 }
 
 auto main(int argc, char** argv) -> int
@@ -239,31 +165,15 @@ auto main(int argc, char** argv) -> int
     int runs = 3;
     fs::path dir = fs::temp_directory_path() / "envcheck-bench-pypi";
     std::string python = "python3";
-    for (int i = 1; i + 1 < argc; i += 2)
+    if (const auto unknown = read_flags(
+          argc, argv,
+          { { "--versions", [&](const std::string& value) { count = std::stoul(value); } },
+            { "--runs", [&](const std::string& value) { runs = std::max(1, std::stoi(value)); } },
+            { "--dir", [&](const std::string& value) { dir = value; } },
+            { "--python", [&](const std::string& value) { python = value; } } }))
     {
-        const std::string flag = argv[i];
-        const std::string value = argv[i + 1];
-        if (flag == "--versions")
-        {
-            count = std::stoul(value);
-        }
-        else if (flag == "--runs")
-        {
-            runs = std::max(1, std::stoi(value));
-        }
-        else if (flag == "--dir")
-        {
-            dir = value;
-        }
-        else if (flag == "--python")
-        {
-            python = value;
-        }
-        else
-        {
-            std::cerr << "unknown flag " << flag << "\n";
-            return 2;
-        }
+        std::cerr << "unknown flag " << *unknown << "\n";
+        return 2;
     }
     fs::create_directories(dir);
 
@@ -310,8 +220,7 @@ auto main(int argc, char** argv) -> int
         sort_samples.push_back(
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }
-    std::sort(sort_samples.begin(), sort_samples.end());
-    const double sort_s = sort_samples[sort_samples.size() / 2];
+    const double sort_s = median(sort_samples);
     std::vector<pypi::Version> probe(parsed.begin(),
                                      parsed.begin() + static_cast<std::ptrdiff_t>(probe_count));
     long hits = 0;
@@ -341,7 +250,8 @@ auto main(int argc, char** argv) -> int
                                                 }
                                             });
 
-    const std::string out = run_python(python, dir / "peer.py", dir);
+    const std::string out =
+      run_python(python, { (dir / "peer.py").string(), dir.string() }, std::chrono::seconds(1200));
     std::printf("machine: %s\n", cpu_model().c_str());
     std::printf("workload: %zu versions, %zu sets x %zu versions, %zu requirements\n",
                 versions.size(), sets.size(), probe_count, requirements.size());

@@ -17,7 +17,6 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -28,13 +27,20 @@
 #include "checks/channel_availability.hpp"
 #include "formats/repodata.hpp"
 #include "fsio/files.hpp"
-#include "fsio/process.hpp"
+#include "tests/bench/bench_support.hpp"
+#include "tests/random.hpp"
 
 using namespace envcheck;
 namespace fs = std::filesystem;
 
 namespace
 {
+    using bench::cpu_model;
+    using bench::median_seconds;
+    using bench::read_flags;
+    using bench::run_python_script;
+    using tests::Random;
+
     // The environment whose pins the check looks up: ResNet-50 training with pytorch-cuda.
     const std::vector<std::string> environment_names = {
         "python",          "pytorch",   "pytorch-cuda", "torchvision", "torchaudio", "cuda-version",
@@ -43,38 +49,6 @@ namespace
         "ca-certificates", "libgcc-ng", "libstdcxx-ng", "zlib",        "xz",         "bzip2",
         "libffi",          "ncurses",   "readline",     "sqlite",      "tk",         "mkl",
     };
-
-    class Random
-    {
-    public:
-        explicit Random(std::uint64_t seed)
-          : m_state(seed)
-        {
-        }
-        auto next() -> std::uint64_t
-        {
-            // xorshift64*: deterministic across machines and standard libraries.
-            m_state ^= m_state >> 12;
-            m_state ^= m_state << 25;
-            m_state ^= m_state >> 27;
-            return m_state * 2685821657736338717ULL;
-        }
-        auto below(std::uint64_t bound) -> std::uint64_t { return next() % bound; }
-
-    private:
-        std::uint64_t m_state;
-    };
-
-    auto hex(Random& random, std::size_t digits) -> std::string
-    {
-        static constexpr char alphabet[] = "0123456789abcdef";
-        std::string out(digits, '0');
-        for (auto& c : out)
-        {
-            c = alphabet[random.below(16)];
-        }
-        return out;
-    }
 
     auto synthetic_name(Random& random) -> std::string
     {
@@ -154,9 +128,9 @@ namespace
         const auto& license = licenses[random.below(licenses.size())];
         out << "      \"license\": \"" << license << "\",\n";
         out << "      \"license_family\": \"" << license.substr(0, license.find('-')) << "\",\n";
-        out << "      \"md5\": \"" << hex(random, 32) << "\",\n";
+        out << "      \"md5\": \"" << random.hex(32) << "\",\n";
         out << "      \"name\": \"" << name << "\",\n";
-        out << "      \"sha256\": \"" << hex(random, 64) << "\",\n";
+        out << "      \"sha256\": \"" << random.hex(64) << "\",\n";
         out << "      \"size\": " << 1000 + random.below(200'000'000) << ",\n";
         out << "      \"subdir\": \"linux-64\",\n";
         out << "      \"timestamp\": " << 1'500'000'000'000ULL + random.below(300'000'000'000ULL)
@@ -206,7 +180,7 @@ namespace
                                                     std::to_string(random.below(10));
                         const int build_number = static_cast<int>(random.below(5));
                         const std::string build =
-                          "py311h" + hex(random, 7) + "_" + std::to_string(build_number);
+                          "py311h" + random.hex(7) + "_" + std::to_string(build_number);
                         write_record(out, random, name, version, build, build_number, ext, first);
                         first = false;
                         ++sizes.records;
@@ -223,68 +197,6 @@ namespace
         sizes.bytes = static_cast<std::uint64_t>(out.tellp());
         return sizes;
     }
-
-    template<class F>
-    auto median_seconds(int runs, F&& body) -> double
-    {
-        std::vector<double> samples;
-        for (int i = 0; i < runs; ++i)
-        {
-            const auto start = std::chrono::steady_clock::now();
-            body();
-            samples.push_back(
-              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-        }
-        std::sort(samples.begin(), samples.end());
-        return samples[samples.size() / 2];
-    }
-
-    // A Python snippet that times itself and prints seconds (or "unavailable: why").
-    auto run_python(const std::string& python, const std::string& script, const fs::path& work)
-      -> std::string
-    {
-        const fs::path file = work / "peer.py";
-        std::ofstream(file) << script;
-        fsio::ProcessOptions options;
-        options.timeout = std::chrono::seconds(600);
-        const char* path_variable = std::getenv("PATH");
-        const std::string program =
-          python.find('/') != std::string::npos
-            ? python
-            : fsio::find_program(python, path_variable != nullptr ? path_variable : "");
-        if (program.empty())
-        {
-            return "unavailable: " + python + " not found";
-        }
-        auto done = fsio::run_process({ program, file.string() }, options);
-        if (!done)
-        {
-            return "unavailable: " + done.error().message;
-        }
-        if (!done->succeeded())
-        {
-            return "unavailable: " + done->describe() + ": " + done->err.substr(0, 300);
-        }
-        return done->out;
-    }
-
-    auto cpu_model() -> std::string
-    {
-        auto text = fsio::read_file("/proc/cpuinfo");
-        if (!text)
-        {
-            return "unknown CPU";
-        }
-        std::istringstream lines(*text);
-        for (std::string line; std::getline(lines, line);)
-        {
-            if (line.starts_with("model name"))
-            {
-                return line.substr(line.find(':') + 2);
-            }
-        }
-        return "unknown CPU";
-    }
 }
 
 auto main(int argc, char** argv) -> int
@@ -293,31 +205,15 @@ auto main(int argc, char** argv) -> int
     fs::path dir = fs::temp_directory_path() / "envcheck-bench-repodata";
     int runs = 5;
     std::string python = "python3";
-    for (int i = 1; i + 1 < argc; i += 2)
+    if (const auto unknown = read_flags(
+          argc, argv,
+          { { "--size-mb", [&](const std::string& value) { size_mb = std::stoull(value); } },
+            { "--dir", [&](const std::string& value) { dir = value; } },
+            { "--runs", [&](const std::string& value) { runs = std::max(1, std::stoi(value)); } },
+            { "--python", [&](const std::string& value) { python = value; } } }))
     {
-        const std::string flag = argv[i];
-        const std::string value = argv[i + 1];
-        if (flag == "--size-mb")
-        {
-            size_mb = std::stoull(value);
-        }
-        else if (flag == "--dir")
-        {
-            dir = value;
-        }
-        else if (flag == "--runs")
-        {
-            runs = std::max(1, std::stoi(value));
-        }
-        else if (flag == "--python")
-        {
-            python = value;
-        }
-        else
-        {
-            std::cerr << "unknown option " << flag << '\n';
-            return 2;
-        }
+        std::cerr << "unknown option " << *unknown << '\n';
+        return 2;
     }
     fs::create_directories(dir);
     const fs::path path = dir / "repodata.json";
@@ -391,7 +287,8 @@ auto main(int argc, char** argv) -> int
                                     "', 'rb') as f:\n"
                                     "    data = json.load(f)\n"
                                     "print(time.perf_counter() - start)\n";
-    const std::string json_out = run_python(python, json_script, dir);
+    const std::string json_out =
+      run_python_script(python, json_script, dir, {}, std::chrono::seconds(600));
     const std::string rattler_script =
       "import time, rattler\n"
       "names = " +
@@ -411,7 +308,8 @@ auto main(int argc, char** argv) -> int
       "    sparse.close()\n"
       "samples.sort()\n"
       "print(samples[1], count)\n";
-    const std::string rattler_out = run_python(python, rattler_script, dir);
+    const std::string rattler_out =
+      run_python_script(python, rattler_script, dir, {}, std::chrono::seconds(600));
 
     auto report_peer = [&](const char* label, const std::string& out)
     {

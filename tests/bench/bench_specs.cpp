@@ -21,7 +21,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -30,37 +29,22 @@
 #include <string_view>
 #include <vector>
 
-#include "fsio/process.hpp"
 #include "specs/match_spec.hpp"
 #include "specs/package_record.hpp"
 #include "specs/version.hpp"
 #include "specs/version_spec.hpp"
+#include "tests/bench/bench_support.hpp"
+#include "tests/random.hpp"
 
 using namespace envcheck;
 namespace fs = std::filesystem;
 
 namespace
 {
-    class Random
-    {
-    public:
-        explicit Random(std::uint64_t seed)
-          : m_state(seed)
-        {
-        }
-        auto next() -> std::uint64_t
-        {
-            // xorshift64*: the same workload on every machine.
-            m_state ^= m_state >> 12;
-            m_state ^= m_state << 25;
-            m_state ^= m_state >> 27;
-            return m_state * 2685821657736338717ULL;
-        }
-        auto below(std::uint64_t n) -> std::uint64_t { return next() % n; }
-
-    private:
-        std::uint64_t m_state;
-    };
+    using bench::median_seconds;
+    using bench::read_flags;
+    using bench::run_python;
+    using tests::Random;
 
     auto number(Random& rng, std::uint64_t below) -> std::string
     {
@@ -138,47 +122,6 @@ namespace
         "cuda-version", "libblas", "openssl", "zlib",   "matplotlib",
     };
 
-    template<class Work>
-    auto median_seconds(int runs, Work&& work) -> double
-    {
-        std::vector<double> samples;
-        for (int i = 0; i < runs; ++i)
-        {
-            const auto start = std::chrono::steady_clock::now();
-            work();
-            samples.push_back(
-              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-        }
-        std::sort(samples.begin(), samples.end());
-        return samples[samples.size() / 2];
-    }
-
-    auto run_python(const std::string& python, const fs::path& script, const fs::path& dir)
-      -> std::string
-    {
-        fsio::ProcessOptions options;
-        options.timeout = std::chrono::seconds(1800);
-        const char* path_variable = std::getenv("PATH");
-        const std::string program =
-          python.find('/') != std::string::npos
-            ? python
-            : fsio::find_program(python, path_variable != nullptr ? path_variable : "");
-        if (program.empty())
-        {
-            return "unavailable: " + python + " not found";
-        }
-        auto done = fsio::run_process({ program, script.string(), dir.string() }, options);
-        if (!done)
-        {
-            return "unavailable: " + done.error().message;
-        }
-        if (!done->succeeded())
-        {
-            return "unavailable: " + done->describe() + ": " + done->err.substr(0, 300);
-        }
-        return done->out;
-    }
-
     // "key value" lines from the peer.
     auto peer_value(const std::string& out, const std::string& key) -> std::string
     {
@@ -207,35 +150,16 @@ auto main(int argc, char** argv) -> int
     fs::path dir = fs::temp_directory_path() / "envcheck-bench-specs";
     std::string python = "python3";
     fs::path peer = fs::path(__FILE__).parent_path() / "bench_specs_peer.py";
-    for (int i = 1; i + 1 < argc; i += 2)
+    if (const auto unknown = read_flags(
+          argc, argv,
+          { { "--pairs", [&](const std::string& value) { pairs = std::stoul(value); } },
+            { "--runs", [&](const std::string& value) { runs = std::max(1, std::stoi(value)); } },
+            { "--dir", [&](const std::string& value) { dir = value; } },
+            { "--python", [&](const std::string& value) { python = value; } },
+            { "--peer", [&](const std::string& value) { peer = value; } } }))
     {
-        const std::string flag = argv[i];
-        const std::string value = argv[i + 1];
-        if (flag == "--pairs")
-        {
-            pairs = std::stoul(value);
-        }
-        else if (flag == "--runs")
-        {
-            runs = std::max(1, std::stoi(value));
-        }
-        else if (flag == "--dir")
-        {
-            dir = value;
-        }
-        else if (flag == "--python")
-        {
-            python = value;
-        }
-        else if (flag == "--peer")
-        {
-            peer = value;
-        }
-        else
-        {
-            std::cerr << "unknown option " << flag << "\n";
-            return 2;
-        }
+        std::cerr << "unknown option " << *unknown << "\n";
+        return 2;
     }
 
     fs::create_directories(dir);
@@ -344,7 +268,8 @@ auto main(int argc, char** argv) -> int
         return 1;
     }
 
-    const std::string out = run_python(python, peer, dir);
+    const std::string out =
+      run_python(python, { peer.string(), dir.string() }, std::chrono::seconds(1800));
     if (out.starts_with("unavailable"))
     {
         std::cout << "peer " << out << "\n";

@@ -37,6 +37,7 @@
 #include "kernels/device.cuh"
 #include "kernels/hbm.cuh"
 #include "kernels/tensor_gemm.cuh"
+#include "tests/bench/bench_cuda_support.cuh"
 #include "util/statistics.hpp"
 
 using nlohmann::ordered_json;
@@ -44,33 +45,12 @@ using namespace envcheck;
 
 namespace
 {
+    using bench::download;
+    using bench::relative_difference;
+    using bench::require;
+    using bench::warm_up;
+
     constexpr std::size_t mib = std::size_t{ 1 } << 20;
-
-    void require(cudaError_t error, const char* what)
-    {
-        if (error != cudaSuccess)
-        {
-            throw std::runtime_error(std::string(what) + ": " + cudaGetErrorName(error) + ": " +
-                                     cudaGetErrorString(error));
-        }
-    }
-
-    void require(cublasStatus_t status, const char* what)
-    {
-        if (status != CUBLAS_STATUS_SUCCESS)
-        {
-            throw std::runtime_error(std::string(what) + ": cuBLAS status " +
-                                     std::to_string(static_cast<int>(status)));
-        }
-    }
-
-    void require(const kernels::CudaStatus& status)
-    {
-        if (!status.ok())
-        {
-            throw std::runtime_error(status.to_string());
-        }
-    }
 
     struct Options
     {
@@ -156,17 +136,7 @@ namespace
         cudaEvent_t stop = nullptr;
         require(cudaEventCreate(&start), "cudaEventCreate");
         require(cudaEventCreate(&stop), "cudaEventCreate");
-        double warmed = 0.0;
-        for (int i = 0; i < 2 || (warmed < warmup_ms && i < 10000); ++i)
-        {
-            require(cudaEventRecord(start, stream), "cudaEventRecord");
-            launch();
-            require(cudaEventRecord(stop, stream), "cudaEventRecord");
-            require(cudaEventSynchronize(stop), "cudaEventSynchronize");
-            float ms = 0.0f;
-            require(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
-            warmed += ms;
-        }
+        warm_up(stream, start, stop, launch, warmup_ms);
         cudaEventDestroy(start);
         cudaEventDestroy(stop);
         std::vector<cudaEvent_t> marks(2 * static_cast<std::size_t>(repeats));
@@ -199,26 +169,11 @@ namespace
         return timing;
     }
 
-    auto download(const float* device, std::size_t count) -> std::vector<float>
-    {
-        std::vector<float> host(count);
-        require(cudaMemcpy(host.data(), device, count * sizeof(float), cudaMemcpyDeviceToHost),
-                "cudaMemcpy");
-        return host;
-    }
-
-    auto relative_difference(const std::vector<float>& out, const std::vector<float>& reference)
+    // An output with NaNs in it is infinitely far from the peer's, not incomparable (a NaN).
+    auto difference_to_peer(const std::vector<float>& out, const std::vector<float>& peer_result)
       -> double
     {
-        double diff = 0.0;
-        double norm = 0.0;
-        for (std::size_t i = 0; i < out.size(); ++i)
-        {
-            const double d = static_cast<double>(out[i]) - reference[i];
-            diff += d * d;
-            norm += static_cast<double>(reference[i]) * reference[i];
-        }
-        const double value = std::sqrt(diff / norm);
+        const double value = relative_difference(out, peer_result);
         return std::isnan(value) ? INFINITY : value;
     }
 
@@ -459,7 +414,7 @@ namespace
                 { "of_peer", peer_best > 0.0 ? value / peer_best : 0.0 },
                 { "relative_difference_to_peer",
                   peer_result.empty() ? -1.0
-                                      : relative_difference(download(c, elements), peer_result) }
+                                      : difference_to_peer(download(c, elements), peer_result) }
             };
         }
         cudaFree(a);

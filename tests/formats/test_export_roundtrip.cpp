@@ -10,7 +10,6 @@
 // relative local path no name; there those two are not compared. What a format cannot hold is
 // reported in left_out, never dropped silently.
 #include <algorithm>
-#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -30,6 +29,7 @@
 #include "specs/channel.hpp"
 #include "specs/match_spec.hpp"
 #include "tests/catch.hpp"
+#include "tests/random.hpp"
 #include "util/strings.hpp"
 
 using namespace envcheck;
@@ -394,46 +394,7 @@ namespace
 
     // --- generated locks ---------------------------------------------------------------------
 
-    class Random
-    {
-    public:
-        explicit Random(std::uint64_t seed)
-          : m_state(seed)
-        {
-        }
-        auto next() -> std::uint64_t
-        {
-            m_state ^= m_state >> 12;
-            m_state ^= m_state << 25;
-            m_state ^= m_state >> 27;
-            return m_state * 2685821657736338717ULL;
-        }
-        auto below(std::size_t bound) -> std::size_t
-        {
-            return static_cast<std::size_t>(next() % bound);
-        }
-        template<class T>
-        auto pick(const std::vector<T>& items) -> const T&
-        {
-            return items[below(items.size())];
-        }
-        auto word(std::string_view first, std::string_view rest, std::size_t length) -> std::string
-        {
-            std::string out(1, first[below(first.size())]);
-            for (std::size_t i = 1; i < length; ++i)
-            {
-                out += rest[below(rest.size())];
-            }
-            return out;
-        }
-        auto hex(std::size_t digits) -> std::string
-        {
-            return word("0123456789abcdef", "0123456789abcdef", digits);
-        }
-
-    private:
-        std::uint64_t m_state;
-    };
+    using tests::Random;
 
     auto conda_name(Random& random) -> std::string
     {
