@@ -40,7 +40,7 @@ namespace
     using bench::median;
     using bench::median_seconds;
     using bench::read_flags;
-    using bench::run_python;
+    using bench::run_python_script;
     using tests::Random;
 
     auto make_version(Random& rng) -> std::string
@@ -198,7 +198,6 @@ auto main(int argc, char** argv) -> int
     write_lines(dir / "specifiers.txt", sets);
     write_lines(dir / "requirements.txt", requirements);
     std::ofstream(dir / "probe.txt") << probe_count;
-    std::ofstream(dir / "peer.py") << peer_script;
 
     std::vector<pypi::Version> parsed;
     const double parse_s = median_seconds(runs,
@@ -251,7 +250,7 @@ auto main(int argc, char** argv) -> int
                                             });
 
     const std::string out =
-      run_python(python, { (dir / "peer.py").string(), dir.string() }, std::chrono::seconds(1200));
+      run_python_script(python, peer_script, dir, { dir.string() }, std::chrono::seconds(1200));
     std::printf("machine: %s\n", cpu_model().c_str());
     std::printf("workload: %zu versions, %zu sets x %zu versions, %zu requirements\n",
                 versions.size(), sets.size(), probe_count, requirements.size());
