@@ -5,6 +5,7 @@
 #ifndef ENVCHECK_KERNELS_DEVICE_CUH
 #define ENVCHECK_KERNELS_DEVICE_CUH
 
+#include <cstddef>
 #include <string>
 
 #include "kernels/status.cuh"
@@ -24,6 +25,16 @@ namespace envcheck::kernels
 
     // cudaSetDevice and create the context now, so the first probe does not pay for it.
     [[nodiscard]] auto select_device(int index) -> CudaStatus;
+
+    // Touches `bytes` of host memory on a thread of its own, starting now, with no CUDA call:
+    // the pinned buffers the copy probes ask for later are then this memory registered
+    // (cudaHostRegister) instead of new pinned memory (cudaHostAlloc). On the H200's host
+    // registering touched pages takes 2 to 3 ms per 64 MiB, cudaHostAlloc 24 to 30 ms; the
+    // probe child touches them while cuInit runs (tests/bench/RESULTS.md, device run 9). A
+    // pinned buffer asked for meanwhile waits for the touching to end. Once per process.
+    void reserve_host_memory(std::size_t bytes);
+    // How much of it pinned buffers have taken so far (registered, page-rounded).
+    [[nodiscard]] auto reserved_host_memory_taken() -> std::size_t;
 
     struct ComputeCapability
     {

@@ -1,9 +1,16 @@
 // Helper kernels shared by the probes: random fills, and the device-side checks that verify
 // large outputs without copying them back.
+#include <algorithm>
+#include <condition_variable>
+#include <cstring>
 #include <mutex>
+#include <sys/mman.h>
+#include <thread>
+#include <unistd.h>
 #include <vector>
 
 #include "kernels/detail/cuda_support.cuh"
+#include "kernels/device.cuh"
 
 namespace envcheck::kernels::detail
 {
@@ -18,12 +25,63 @@ namespace envcheck::kernels::detail
             unsigned flags = 0;
         };
 
+        // Host memory touched ahead of time (reserve_host_memory), handed out from `used` on
+        // and registered block by block.
+        struct HostReserve
+        {
+            std::byte* base = nullptr;
+            std::size_t size = 0;
+            std::size_t used = 0;
+            bool touching = false; // its thread is still at work: acquire_pinned waits
+        };
+
         struct PinnedCache
         {
             std::mutex mutex;
+            std::condition_variable touched;
             std::vector<PinnedBlock> blocks;
             std::size_t bytes = 0;
+            HostReserve reserve;
+            std::vector<void*> registered; // blocks of the reserve: unregistered, not freed
         };
+
+        // Blocks this small cost little to allocate; the tiny mapped latch of bandwidth is one.
+        constexpr std::size_t smallest_reserved_block = std::size_t{ 1 } << 20;
+        // cudaHostRegister takes the same bits for what reserved blocks are asked with.
+        static_assert(cudaHostAllocPortable == cudaHostRegisterPortable &&
+                      cudaHostAllocMapped == cudaHostRegisterMapped);
+        constexpr unsigned registrable_flags = cudaHostAllocPortable | cudaHostAllocMapped;
+
+        auto page_rounded(std::size_t bytes) -> std::size_t
+        {
+            const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+            return (bytes + page - 1) / page * page;
+        }
+
+        // A block of the reserve for `bytes`, registered with `flags`; nullptr when the reserve
+        // cannot give one (none, too small a block, flags registration does not have, or the
+        // registration failed). Called with the cache's lock held.
+        auto take_reserved(PinnedCache& cache, std::unique_lock<std::mutex>& lock,
+                           std::size_t bytes, unsigned flags) -> void*
+        {
+            auto& reserve = cache.reserve;
+            cache.touched.wait(lock, [&] { return !reserve.touching; });
+            const std::size_t rounded = page_rounded(bytes);
+            if (reserve.base == nullptr || bytes < smallest_reserved_block ||
+                (flags & ~registrable_flags) != 0 || reserve.size - reserve.used < rounded)
+            {
+                return nullptr;
+            }
+            void* block = reserve.base + reserve.used;
+            if (cudaHostRegister(block, rounded, flags) != cudaSuccess)
+            {
+                (void)cudaGetLastError(); // not sticky: cudaHostAlloc is tried instead
+                return nullptr;
+            }
+            reserve.used += rounded;
+            cache.registered.push_back(block);
+            return block;
+        }
 
         auto pinned_cache() -> PinnedCache&
         {
@@ -228,7 +286,7 @@ namespace envcheck::kernels::detail
     {
         auto& cache = pinned_cache();
         {
-            const std::lock_guard<std::mutex> lock(cache.mutex);
+            std::unique_lock<std::mutex> lock(cache.mutex);
             auto best = cache.blocks.end();
             for (auto block = cache.blocks.begin(); block != cache.blocks.end(); ++block)
             {
@@ -246,6 +304,11 @@ namespace envcheck::kernels::detail
                 cache.blocks.erase(best);
                 return cudaSuccess;
             }
+            if (void* reserved = take_reserved(cache, lock, bytes, flags))
+            {
+                *data = reserved;
+                return cudaSuccess;
+            }
         }
         return cudaHostAlloc(data, bytes, flags);
     }
@@ -261,7 +324,60 @@ namespace envcheck::kernels::detail
                 cache.bytes += bytes;
                 return;
             }
+            if (const auto found =
+                  std::find(cache.registered.begin(), cache.registered.end(), data);
+                found != cache.registered.end())
+            {
+                // The reserve's memory stays with the process; only the registration goes.
+                cache.registered.erase(found);
+                cudaHostUnregister(data);
+                return;
+            }
         }
         cudaFreeHost(data);
+    }
+}
+
+namespace envcheck::kernels
+{
+    void reserve_host_memory(std::size_t bytes)
+    {
+        auto& cache = detail::pinned_cache();
+        const std::lock_guard<std::mutex> lock(cache.mutex);
+        auto& reserve = cache.reserve;
+        if (reserve.base != nullptr || bytes == 0)
+        {
+            return;
+        }
+        bytes = detail::page_rounded(bytes);
+        void* base =
+          mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (base == MAP_FAILED)
+        {
+            return; // the probes allocate their pinned memory as before
+        }
+        reserve.base = static_cast<std::byte*>(base);
+        reserve.size = bytes;
+        reserve.touching = true;
+        // Page faults, not MAP_POPULATE: that would hold the process's mmap lock for the whole
+        // of it, against cuInit's own mappings on the main thread.
+        std::thread(
+          [&cache]
+          {
+              std::memset(cache.reserve.base, 0, cache.reserve.size);
+              {
+                  const std::lock_guard<std::mutex> done(cache.mutex);
+                  cache.reserve.touching = false;
+              }
+              cache.touched.notify_all();
+          })
+          .detach();
+    }
+
+    auto reserved_host_memory_taken() -> std::size_t
+    {
+        auto& cache = detail::pinned_cache();
+        const std::lock_guard<std::mutex> lock(cache.mutex);
+        return cache.reserve.used;
     }
 }

@@ -173,6 +173,8 @@ namespace envcheck::gpu
 
     auto run_probe_child(const SmokeRequest& request, fsio::LineWriter& out) -> int
     {
+        // The copy probes' pinned host memory, touched on a thread while cuInit runs.
+        kernels::reserve_host_memory(pinned_host_reserve(request.probes, request.mode));
         // The driver first, by the same calls the driver probe makes: if its constructor or
         // cuInit hangs or crashes, the step says where.
         if (!say(out, wire::StepEvent{ "dlopen " + std::string(driver::libcuda_name) }))

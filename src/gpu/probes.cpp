@@ -302,12 +302,9 @@ namespace envcheck::gpu
             return std::nullopt;
         }
 
-        auto run_stream_overlap(const ProbeContext& context) -> ProbeResult
+        auto overlap_plan(model::SmokeMode mode, std::uint32_t seed) -> kernels::OverlapPlan
         {
-            // needs_copy_engine: known, and at least one.
-            const int copy_engines = context.device.async_engine_count.value_or(1);
-            const bool concurrent_kernels = context.device.concurrent_kernels.value_or(false);
-            const bool full = context.mode == model::SmokeMode::full;
+            const bool full = mode == model::SmokeMode::full;
             kernels::OverlapPlan plan;
             plan.bytes = full ? 128 * mib : 64 * mib;
             plan.chunks = full ? 16 : 8;
@@ -317,7 +314,21 @@ namespace envcheck::gpu
             // other and beat the one-kernel-at-a-time ideal (tests/bench/RESULTS.md).
             plan.kernel_iterations = 1024;
             plan.repeats = full ? 10 : 7;
-            plan.seed = context.seed;
+            plan.seed = seed;
+            return plan;
+        }
+
+        auto stream_overlap_pinned_bytes(model::SmokeMode mode) -> std::size_t
+        {
+            return 2 * overlap_plan(mode, 0).bytes; // its input and its output
+        }
+
+        auto run_stream_overlap(const ProbeContext& context) -> ProbeResult
+        {
+            // needs_copy_engine: known, and at least one.
+            const int copy_engines = context.device.async_engine_count.value_or(1);
+            const bool concurrent_kernels = context.device.concurrent_kernels.value_or(false);
+            const auto plan = overlap_plan(context.mode, context.seed);
             const auto run = kernels::run_stream_overlap(plan);
             if (!run.status.ok())
             {
@@ -380,13 +391,12 @@ namespace envcheck::gpu
             return kind == kernels::CopyKind::d2d_memcpy || kind == kernels::CopyKind::d2d_kernel;
         }
 
-        auto run_bandwidth(const ProbeContext& context) -> ProbeResult
+        auto bandwidth_plan(model::SmokeMode mode, std::uint32_t seed) -> kernels::BandwidthPlan
         {
             using kernels::CopyKind;
-            const bool full = context.mode == model::SmokeMode::full;
             kernels::BandwidthPlan plan;
-            plan.seed = context.seed;
-            if (full)
+            plan.seed = seed;
+            if (mode == model::SmokeMode::full)
             {
                 plan.samples = 3;
                 for (const auto kind :
@@ -407,6 +417,29 @@ namespace envcheck::gpu
                                 { CopyKind::d2d_memcpy, 256 * mib },
                                 { CopyKind::d2d_kernel, 256 * mib } };
             }
+            return plan;
+        }
+
+        auto bandwidth_pinned_bytes(model::SmokeMode mode) -> std::size_t
+        {
+            // One buffer, as large as the largest pinned copy (the mapped latch is a few bytes).
+            std::size_t largest = 0;
+            for (const auto& copy : bandwidth_plan(mode, 0).copies)
+            {
+                if (copy.kind == kernels::CopyKind::h2d_pinned ||
+                    copy.kind == kernels::CopyKind::d2h_pinned)
+                {
+                    largest = std::max(largest, copy.bytes);
+                }
+            }
+            return largest;
+        }
+
+        auto run_bandwidth(const ProbeContext& context) -> ProbeResult
+        {
+            using kernels::CopyKind;
+            const bool full = context.mode == model::SmokeMode::full;
+            const auto plan = bandwidth_plan(context.mode, context.seed);
             const auto run = kernels::run_bandwidth(plan);
             if (!run.status.ok())
             {
@@ -655,11 +688,12 @@ namespace envcheck::gpu
               any_device, run_bank_conflicts, false },
             { "stream-overlap",
               "chunked H2D / kernel / D2H pipeline: 1 stream against 4, overlap efficiency",
-              "a copy engine", needs_copy_engine, run_stream_overlap, false },
+              "a copy engine", needs_copy_engine, run_stream_overlap, false,
+              stream_overlap_pinned_bytes },
             { "bandwidth",
               "host<->device (pinned, pageable) and device-to-device (memcpy, SM kernel) copy "
               "bandwidth",
-              "", any_device, run_bandwidth, false },
+              "", any_device, run_bandwidth, false, bandwidth_pinned_bytes },
             { "tensor-gemm",
               "BF16 GEMM through the tensor cores, FP32 accumulation (full: FP16, TF32, FP8 "
               "too), verified against a CPU reference",
@@ -680,6 +714,20 @@ namespace envcheck::gpu
         return {};
     }
 #endif
+
+    auto pinned_host_reserve(std::span<const std::string> probes, model::SmokeMode mode)
+      -> std::size_t
+    {
+        std::size_t most = 0;
+        for (const auto& id : probes)
+        {
+            if (const Probe* probe = find_probe(id); probe != nullptr && probe->pinned_host_bytes)
+            {
+                most = std::max(most, probe->pinned_host_bytes(mode));
+            }
+        }
+        return most;
+    }
 
     auto find_probe(std::string_view id) -> const Probe*
     {

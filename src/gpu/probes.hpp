@@ -44,7 +44,15 @@ namespace envcheck::gpu
         std::optional<std::string> (*unmet)(const model::GpuDevice& device);
         model::ProbeResult (*run)(const ProbeContext& context);
         bool gate = false; // when it does not pass, the later probes on the device are skipped
+        // The pinned host memory it holds at once in `mode` (nullptr: none), for the child to
+        // touch ahead of time (kernels::reserve_host_memory).
+        std::size_t (*pinned_host_bytes)(model::SmokeMode mode) = nullptr;
     };
+
+    // What the probe child reserves for `probes` (ids) in `mode`: the most pinned host memory
+    // any one of them holds at once; each gives its buffers back for the next to reuse.
+    [[nodiscard]] auto pinned_host_reserve(std::span<const std::string> probes,
+                                           model::SmokeMode mode) -> std::size_t;
 
     [[nodiscard]] auto probes() -> std::span<const Probe>;
     [[nodiscard]] auto find_probe(std::string_view id) -> const Probe*;

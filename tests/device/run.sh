@@ -95,6 +95,9 @@ step "tests" | tee "$OUT/tests.log"
     # has (the [.gpu] cases initialise it in-process).
     echo "---- test_gpu [.gpu-alone]"
     timeout 120 "$BUILD/tests/test_gpu" "[.gpu-alone]" 2>&1 | tail -6
+    # Also alone: the host reserve is made once per process, and must be the probes' first.
+    echo "---- test_gpu [.gpu-reserve]"
+    timeout 120 "$BUILD/tests/test_gpu" "[.gpu-reserve]" 2>&1 | tail -6
     echo "---- tests/gpu/test_smoke.py"
     ENVCHECK="$E" ENVCHECK_SOURCE_DIR="$PWD" ENVCHECK_SHARED_DIR=/nonexistent \
         timeout 200 python3 -m pytest -q -p no:cacheprovider tests/gpu/test_smoke.py 2>&1 | tail -6

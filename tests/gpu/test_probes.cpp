@@ -61,6 +61,53 @@ namespace
         CHECK(kernels::device_health().ok());
     }
 
+    TEST_CASE("pinned_host_reserve: the most pinned host memory one probe holds at once",
+              "[gpu][probes]")
+    {
+        constexpr std::size_t mib = std::size_t{ 1 } << 20;
+        std::vector<std::string> every;
+        for (const auto& probe : gpu::probes())
+        {
+            every.emplace_back(probe.id);
+        }
+        using model::SmokeMode;
+        // stream-overlap's input and output (2 x 64 MiB; bandwidth's 32 MiB reuses one)
+        CHECK(gpu::pinned_host_reserve(every, SmokeMode::quick) == 128 * mib);
+        // bandwidth's 256 MiB copies, as much as stream-overlap's 2 x 128 MiB
+        CHECK(gpu::pinned_host_reserve(every, SmokeMode::full) == 256 * mib);
+        const std::vector<std::string> bandwidth{ "bandwidth" };
+        CHECK(gpu::pinned_host_reserve(bandwidth, SmokeMode::quick) == 32 * mib);
+        const std::vector<std::string> no_copies{ "hello", "matmul-shared", "no-such-probe" };
+        CHECK(gpu::pinned_host_reserve(no_copies, SmokeMode::full) == 0);
+    }
+
+    // In a process of its own ([.gpu-reserve], tests/device/run.sh): the reserve is made once
+    // per process, and the [.gpu] cases leave pinned blocks behind that a probe would reuse.
+    TEST_CASE("pinned buffers from the host reserve: the copy probes verify their data",
+              "[.gpu-reserve][probes]")
+    {
+        REQUIRE(kernels::select_device(0).ok());
+        kernels::reserve_host_memory(std::size_t{ 256 } << 20);
+        kernels::OverlapPlan overlap;
+        overlap.bytes = std::size_t{ 64 } << 20;
+        overlap.repeats = 2;
+        const auto overlapped = kernels::run_stream_overlap(overlap);
+        INFO(overlapped.status.to_string());
+        REQUIRE(overlapped.status.ok());
+        CHECK(overlapped.mismatches == 0);
+        // Both of its buffers came from the reserve, registered, not from cudaHostAlloc.
+        CHECK(kernels::reserved_host_memory_taken() >= std::size_t{ 128 } << 20);
+        kernels::BandwidthPlan copies;
+        copies.copies = { { kernels::CopyKind::h2d_pinned, std::size_t{ 32 } << 20 },
+                          { kernels::CopyKind::d2h_pinned, std::size_t{ 32 } << 20 } };
+        const auto copied = kernels::run_bandwidth(copies);
+        REQUIRE(copied.status.ok());
+        for (const auto& measurement : copied.measurements)
+        {
+            CHECK(measurement.mismatches == 0);
+        }
+    }
+
     TEST_CASE("probes on device 0", "[.gpu][probes]")
     {
         REQUIRE(kernels::select_device(0).ok());
