@@ -233,7 +233,9 @@ namespace envcheck::checks
         {
             std::vector<const model::Package*> packages;
             std::unordered_map<std::string_view, std::size_t> by_name; // index into `packages`
-            std::vector<std::optional<specs::PackageRecord>> records;  // nullopt: not conda's
+            // Each package's identity alone (package_identity_of: copying every record's
+            // channel, URL and checksums was half of making them, issue 19); nullopt: not conda's.
+            std::vector<std::optional<specs::PackageRecord>> records;
         };
 
         auto judge(const std::string& text, const CondaInstalled& conda,
@@ -269,7 +271,8 @@ namespace envcheck::checks
                 judgement.kind = Judgement::Kind::not_conda_version;
                 judgement.have = &have;
             }
-            else if (!spec->matches(*record))
+            else if (spec->reads_record_details() ? !spec->matches(package_record_of(have).value())
+                                                  : !spec->matches(*record))
             {
                 judgement.why = "but " + name + " " + label(have) + " is installed";
             }
@@ -336,7 +339,7 @@ namespace envcheck::checks
             util::for_each_if_worth(for_each, conda.packages.size(), 1,
                                     [&](std::size_t index) {
                                         conda.records[index] =
-                                          package_record_of(*conda.packages[index]);
+                                          package_identity_of(*conda.packages[index]);
                                     });
             // In runs of texts, each run with its own cache of version specs (a cache is not
             // shared between threads).

@@ -315,7 +315,7 @@ namespace envcheck::checks
         return std::nullopt;
     }
 
-    auto package_record_of(const model::Package& package) -> std::optional<specs::PackageRecord>
+    auto package_identity_of(const model::Package& package) -> std::optional<specs::PackageRecord>
     {
         auto version = specs::Version::parse(package.version);
         if (!version)
@@ -329,12 +329,22 @@ namespace envcheck::checks
         record.build_number = package.build_number && *package.build_number > 0
                                 ? static_cast<std::uint64_t>(*package.build_number)
                                 : 0;
-        record.channel = package.channel;
-        record.subdir = package.subdir;
-        record.md5 = package.md5;
-        record.sha256 = package.sha256;
-        record.url = package.url;
-        record.fn = package.filename;
+        return record;
+    }
+
+    auto package_record_of(const model::Package& package) -> std::optional<specs::PackageRecord>
+    {
+        auto record = package_identity_of(package);
+        if (!record)
+        {
+            return std::nullopt;
+        }
+        record->channel = package.channel;
+        record->subdir = package.subdir;
+        record->md5 = package.md5;
+        record->sha256 = package.sha256;
+        record->url = package.url;
+        record->fn = package.filename;
         // Not the depends: no MatchSpec field reads them, and copying a record's dozen strings
         // was a third of this at 5,000 records (issue 19).
         return record;

@@ -384,8 +384,18 @@ namespace envcheck::checks
 
     auto compare_to_lock(std::vector<model::Package> locked_packages,
                          std::vector<model::Package> optional_packages,
-                         std::vector<model::Package> packages, const util::ForEachIndex& for_each)
-      -> std::vector<model::PackageFinding>
+                         std::vector<model::Package> installed_packages,
+                         const util::ForEachIndex& for_each) -> std::vector<model::PackageFinding>
+    {
+        auto draft = draft_lock_findings(std::move(locked_packages), std::move(optional_packages),
+                                         installed_packages, for_each);
+        return finish_lock_findings(std::move(draft), std::move(installed_packages));
+    }
+
+    auto draft_lock_findings(std::vector<model::Package> locked_packages,
+                             std::vector<model::Package> optional_packages,
+                             const std::vector<model::Package>& packages,
+                             const util::ForEachIndex& for_each) -> LockFindingsDraft
     {
         // The lock's packages, required then optional, as one list.
         const std::size_t required_count = locked_packages.size();
@@ -430,7 +440,7 @@ namespace envcheck::checks
         // Which installed package each locked one is, in the lock's order: the first unmatched
         // one of its key, else of its project under the other manager. Serial: a match is
         // taken from the packages the next one may match.
-        constexpr std::size_t none = static_cast<std::size_t>(-1);
+        constexpr std::size_t none = LockFindingsDraft::not_installed;
         struct Pairing
         {
             std::size_t locked = 0;    // index into the lock's list
@@ -482,18 +492,21 @@ namespace envcheck::checks
             }
         }
 
-        // The findings, each on its own packages, on the workers: each package moves into its
-        // finding (no package is in two pairings).
-        std::vector<model::PackageFinding> findings(pairings.size());
+        // The findings, each on its own packages, on the workers: each locked package moves
+        // into its finding (no package is in two pairings); the installed ones are only read.
+        LockFindingsDraft draft;
+        draft.findings.resize(pairings.size());
+        draft.installed.resize(pairings.size(), none);
         util::for_each_if_worth(
           for_each, pairings.size(), 1,
           [&](std::size_t i)
           {
               const auto [locked_index, installed_index] = pairings[i];
-              model::PackageFinding& finding = findings[i];
+              model::PackageFinding& finding = draft.findings[i];
+              draft.installed[i] = installed_index;
               if (locked_index == none)
               {
-                  model::Package& package = packages[installed_index];
+                  const model::Package& package = packages[installed_index];
                   finding.name = package.name;
                   finding.manager = package.manager;
                   finding.status = model::PackageStatus::extra;
@@ -505,7 +518,6 @@ namespace envcheck::checks
                        ? " by " + package.installer
                        : std::string()) +
                     ", not in the lock";
-                  finding.installed = std::move(package);
                   return;
               }
               model::Package& locked = locked_at(locked_index);
@@ -521,16 +533,29 @@ namespace envcheck::checks
                   finding.expected = std::move(locked);
                   return;
               }
-              model::Package& match = packages[installed_index];
+              const model::Package& match = packages[installed_index];
               finding.reason = identity_difference(locked, match);
               finding.status =
                 finding.reason.empty() ? model::PackageStatus::ok : model::PackageStatus::changed;
               finding.notes = source_notes(locked, match);
               finding.expected = std::move(locked);
-              finding.installed = std::move(match);
           });
-        sort_findings(findings);
-        return findings;
+        return draft;
+    }
+
+    auto finish_lock_findings(LockFindingsDraft draft,
+                              std::vector<model::Package> installed_packages)
+      -> std::vector<model::PackageFinding>
+    {
+        for (std::size_t i = 0; i < draft.findings.size(); ++i)
+        {
+            if (draft.installed[i] != LockFindingsDraft::not_installed)
+            {
+                draft.findings[i].installed = std::move(installed_packages.at(draft.installed[i]));
+            }
+        }
+        sort_findings(draft.findings);
+        return std::move(draft.findings);
     }
 
     auto merge_findings(std::vector<model::PackageFinding> from_environment_file,

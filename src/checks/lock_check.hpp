@@ -10,6 +10,7 @@
 #ifndef ENVCHECK_CHECKS_LOCK_CHECK_HPP
 #define ENVCHECK_CHECKS_LOCK_CHECK_HPP
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,6 +37,24 @@ namespace envcheck::checks
       std::vector<model::Package> locked_packages, std::vector<model::Package> optional_packages,
       std::vector<model::Package> installed_packages,
       const util::ForEachIndex& for_each = util::for_each_index_serially)
+      -> std::vector<model::PackageFinding>;
+
+    // compare_to_lock in two steps, so that others may read the installed packages meanwhile
+    // (app's check runs the consistency check beside the first): the findings drafted with
+    // every field but `installed`, the installed packages only read; then each installed
+    // package moved into its finding, and the findings sorted.
+    struct LockFindingsDraft
+    {
+        static constexpr std::size_t not_installed = static_cast<std::size_t>(-1);
+        std::vector<model::PackageFinding> findings;
+        std::vector<std::size_t> installed; // per finding: its installed package, or not_installed
+    };
+    [[nodiscard]] auto draft_lock_findings(
+      std::vector<model::Package> locked_packages, std::vector<model::Package> optional_packages,
+      const std::vector<model::Package>& installed_packages,
+      const util::ForEachIndex& for_each = util::for_each_index_serially) -> LockFindingsDraft;
+    [[nodiscard]] auto finish_lock_findings(LockFindingsDraft draft,
+                                            std::vector<model::Package> installed_packages)
       -> std::vector<model::PackageFinding>;
 
     // One finding per package when a check ran against both an environment file and a lock: the

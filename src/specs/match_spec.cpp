@@ -191,22 +191,22 @@ namespace envcheck::specs
         // read straight into the spec, skipping the steps (comment, condition, brackets, legacy
         // block, channel, build split, sanitizing) that cannot apply to them. The result is what
         // run() makes of the text, spans and warnings included (test_match_spec_fast_path holds
-        // the two together over the corpus and the vectors); nullopt for any other text, and
-        // for anything the full parser would refuse: it decides those.
-        static auto read_common_shape(std::string_view text, VersionSpecCache* cache = nullptr)
-          -> std::optional<MatchSpec>
+        // the two together over the corpus and the vectors). Reads into `spec`, a
+        // default-constructed one; false for any other text, and for anything the full parser
+        // would refuse: it decides those (`spec` is then half-read, to be replaced).
+        static auto read_common_shape(std::string_view text, MatchSpec& spec,
+                                      VersionSpecCache* cache = nullptr) -> bool
         {
             const std::size_t name_end = common_name_end(text);
             if (name_end == 0)
             {
-                return std::nullopt;
+                return false;
             }
-            MatchSpec spec;
             spec.m_name = StringMatcher::parse(text.substr(0, name_end)).value(); // exact
             spec.m_spans[static_cast<std::size_t>(SpecField::name)] = TextSpan{ 0, name_end };
             if (name_end == text.size())
             {
-                return spec;
+                return true;
             }
 
             // The version: after one space, or right after the name when an operator starts it.
@@ -217,14 +217,14 @@ namespace envcheck::specs
             }
             else if (std::string_view("<>!=~").find(text[name_end]) == std::string_view::npos)
             {
-                return std::nullopt;
+                return false;
             }
             const std::size_t version_end = std::min(text.find(' ', version_begin), text.size());
             const std::string_view version =
               text.substr(version_begin, version_end - version_begin);
             if (!is_common_version(version) || text.find(" if ") != std::string_view::npos)
             {
-                return std::nullopt;
+                return false;
             }
             // The build: after one more space, to the end.
             if (version_end < text.size())
@@ -232,7 +232,7 @@ namespace envcheck::specs
                 const std::string_view build = text.substr(version_end + 1);
                 if (!is_common_build(build))
                 {
-                    return std::nullopt;
+                    return false;
                 }
                 spec.m_build = StringMatcher::parse(build).value(); // exact or glob
                 spec.m_spans[static_cast<std::size_t>(SpecField::build)] =
@@ -251,7 +251,7 @@ namespace envcheck::specs
                                          : parsed.emplace(VersionSpec::parse(version_text));
             if (!version_spec)
             {
-                return std::nullopt;
+                return false;
             }
             for (const auto& warning : version_spec->warnings())
             {
@@ -268,7 +268,7 @@ namespace envcheck::specs
             }
             spec.m_spans[static_cast<std::size_t>(SpecField::version)] =
               TextSpan{ version_begin, version.size() };
-            return spec;
+            return true;
         }
 
     private:
@@ -1629,21 +1629,25 @@ namespace envcheck::specs
 
     auto MatchSpec::parse(std::string_view text) -> util::Result<MatchSpec, util::ParseError>
     {
-        if (auto common = MatchSpecParser::read_common_shape(text))
+        // Read in place: moving a MatchSpec out of an optional and into the result was a sixth
+        // of parsing the common shape (issue 19).
+        util::Result<MatchSpec, util::ParseError> spec(std::in_place);
+        if (!MatchSpecParser::read_common_shape(text, *spec))
         {
-            return std::move(*common);
+            spec = parse_match_spec_full(text);
         }
-        return parse_match_spec_full(text);
+        return spec; // one return of one object: no move
     }
 
     auto MatchSpec::parse(std::string_view text, VersionSpecCache& cache)
       -> util::Result<MatchSpec, util::ParseError>
     {
-        if (auto common = MatchSpecParser::read_common_shape(text, &cache))
+        util::Result<MatchSpec, util::ParseError> spec(std::in_place);
+        if (!MatchSpecParser::read_common_shape(text, *spec, &cache))
         {
-            return std::move(*common);
+            spec = parse_match_spec_full(text);
         }
-        return parse_match_spec_full(text);
+        return spec; // one return of one object: no move
     }
 
     auto VersionSpecCache::parse(std::string_view text)
@@ -1664,7 +1668,12 @@ namespace envcheck::specs
 
     auto parse_match_spec_common_shape(std::string_view text) -> std::optional<MatchSpec>
     {
-        return MatchSpecParser::read_common_shape(text);
+        std::optional<MatchSpec> spec(std::in_place);
+        if (!MatchSpecParser::read_common_shape(text, *spec))
+        {
+            spec.reset();
+        }
+        return spec;
     }
 
     // ---------------------------------------------------------------------------------------
@@ -1706,6 +1715,13 @@ namespace envcheck::specs
             return false;
         }
         return !m_features || *m_features == feature_set(record.features);
+    }
+
+    auto MatchSpec::reads_record_details() const -> bool
+    {
+        // Every field matches() reads after the name, version, build and build number.
+        return m_channel || m_subdir || m_md5 || m_sha256 || m_url || m_fn || m_license ||
+               m_license_family || m_track_features || m_features;
     }
 
     auto MatchSpec::is_name_only() const -> bool

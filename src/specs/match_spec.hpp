@@ -162,6 +162,9 @@ namespace envcheck::specs
 
         // Every field the spec sets must match the record.
         [[nodiscard]] auto matches(const PackageRecord& record) const -> bool;
+        // Whether matches() reads more of a record than its name, version, build and build
+        // number: a spec that does not is matched as well against a record of those four alone.
+        [[nodiscard]] auto reads_record_details() const -> bool;
 
         // conda's canonical string (str(MatchSpec)): `conda-forge::numpy==1.26.4=py312h8_0`,
         // `numpy=1.26`, `numpy[version='>=1.26,<2']`.

@@ -39,6 +39,12 @@ namespace envcheck::util
           : m_storage(std::in_place_index<0>, std::move(value))
         {
         }
+        // The value made in place, as std::expected(std::in_place, args...).
+        template<class... Args>
+        explicit Result(std::in_place_t /*in_place*/, Args&&... args)
+          : m_storage(std::in_place_index<0>, std::forward<Args>(args)...)
+        {
+        }
         // The requires clause rules out Result itself; clang-tidy 14 does not read it.
         // NOLINTBEGIN(bugprone-forwarding-reference-overload)
         template<class U>

@@ -217,6 +217,47 @@ namespace
         CHECK(status_of(handed_over, "pytest") == "absent");
     }
 
+    TEST_CASE("draft_lock_findings reads the installed packages; finish_lock_findings moves them",
+              "[checks][LockCheck]")
+    {
+        // The draft runs beside the consistency check, which reads the same packages: it must
+        // leave them as they were, and the two steps give compare_to_lock's findings.
+        model::Lock lock;
+        lock.packages = { conda("python", "3.11.7", "h0", "p1"), conda("zlib", "1.3", "h1"),
+                          pip("requests", "2.32.3") };
+        model::InstalledEnvironment installed;
+        installed.packages = { conda("python", "3.11.7", "h0", "p2"), conda("extra", "1", "0"),
+                               pip("requests", "2.32.3") };
+        const auto before = installed.packages;
+        auto draft =
+          checks::draft_lock_findings(lock.packages, lock.optional_packages, installed.packages);
+        CHECK(installed.packages == before);
+        REQUIRE(draft.findings.size() == 4);
+        REQUIRE(draft.installed.size() == 4);
+        for (std::size_t i = 0; i < draft.findings.size(); ++i)
+        {
+            INFO(draft.findings[i].name);
+            CHECK_FALSE(draft.findings[i].installed.has_value());
+            CHECK((draft.installed[i] == checks::LockFindingsDraft::not_installed) ==
+                  (draft.findings[i].name == "zlib"));
+        }
+        const auto finished =
+          checks::finish_lock_findings(std::move(draft), std::move(installed.packages));
+        const auto whole = checks::compare_to_lock(lock.packages, lock.optional_packages, before);
+        REQUIRE(finished.size() == whole.size());
+        for (std::size_t i = 0; i < finished.size(); ++i)
+        {
+            INFO(whole[i].name);
+            CHECK(finished[i].name == whole[i].name);
+            CHECK(finished[i].status == whole[i].status);
+            CHECK(finished[i].reason == whole[i].reason);
+            CHECK(finished[i].expected == whole[i].expected);
+            CHECK(finished[i].installed == whole[i].installed);
+        }
+        CHECK(status_of(finished, "extra") == "extra");
+        CHECK(status_of(finished, "python") == "changed");
+    }
+
     TEST_CASE("compare_to_lock: the keys and findings are independent items", "[checks][LockCheck]")
     {
         // Run in any order, or at once, the items give the serial findings: a key matched twice

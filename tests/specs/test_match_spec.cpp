@@ -488,4 +488,62 @@ namespace
         CHECK_FALSE(spec("numpy[track_features='mkl debug']").matches(full));
         CHECK(spec("numpy[when=__linux]").matches(full)); // a condition, not a record field
     }
+
+    TEST_CASE("MatchSpec::reads_record_details: which specs a record's identity alone decides",
+              "[specs][MatchSpec]")
+    {
+        // The consistency check matches most specs against records of the name, version,
+        // build and build number alone: for a spec that reads nothing else, the verdict must be
+        // the full record's.
+        PackageRecord full = record("numpy", "1.26.4", "py312h8753938_0");
+        full.build_number = 3;
+        full.md5 = "0123456789abcdef0123456789abcdef";
+        full.sha256 = std::string(64, 'a');
+        full.url =
+          "https://conda.anaconda.org/conda-forge/linux-64/numpy-1.26.4-py312h8753938_0.conda";
+        full.fn = "numpy-1.26.4-py312h8753938_0.conda";
+        full.license = "BSD-3-Clause";
+        full.license_family = "BSD";
+        full.track_features = { "mkl" };
+        full.features = { "mkl" };
+        PackageRecord identity;
+        identity.name = full.name;
+        identity.version = full.version;
+        identity.build = full.build;
+        identity.build_number = full.build_number;
+        const std::vector<std::pair<std::string, bool>> cases = {
+            { "numpy", false },
+            { "numpy >=1.26", false },
+            { "numpy >=2", false },
+            { "numpy 1.26.* py312*", false },
+            { "numpy ==1.26.4 py311*", false },
+            { "numpy[build_number='>=3']", false },
+            { "numpy[build_number=2]", false },
+            { "numpy[version='>=1.26,<2',build=py312*]", false },
+            { "numpy[when=__linux]", false },
+            { "num*", false },
+            { "conda-forge::numpy", true },
+            { "conda-forge/linux-64::numpy", true },
+            { "numpy[subdir=linux-64]", true },
+            { "*[md5=0123456789ABCDEF0123456789ABCDEF]", true },
+            { "*[sha256=" + std::string(64, 'b') + "]", true },
+            { "numpy[fn=numpy-1.26.4-py312h8753938_0.conda]", true },
+            { full.url, true },
+            { "numpy[url=" + full.url + "]", true },
+            { "numpy[license=MIT]", true },
+            { "numpy[license_family=bsd]", true },
+            { "numpy[track_features=mkl]", true },
+            { "numpy[features=mkl]", true },
+        };
+        for (const auto& [text, details] : cases)
+        {
+            INFO(text);
+            const MatchSpec parsed = spec(text);
+            CHECK(parsed.reads_record_details() == details);
+            if (!details)
+            {
+                CHECK(parsed.matches(identity) == parsed.matches(full));
+            }
+        }
+    }
 }
