@@ -249,15 +249,15 @@ namespace envcheck::formats
             // skipped; a less indented one ends it.
             auto inside_block_scalar(std::size_t first, std::size_t indent) -> bool
             {
-                if (!m_block_scalar_indent)
+                if (m_block_scalar_indent == outside_block_scalar)
                 {
                     return false;
                 }
-                if (first == std::string_view::npos || indent > *m_block_scalar_indent)
+                if (first == std::string_view::npos || indent > m_block_scalar_indent)
                 {
                     return true;
                 }
-                m_block_scalar_indent.reset();
+                m_block_scalar_indent = outside_block_scalar;
                 return false;
             }
 
@@ -369,7 +369,8 @@ namespace envcheck::formats
             // A plain scalar left open may continue on a more indented line.
             void end_line(std::size_t indent, bool continued)
             {
-                if (m_quote == '\0' && m_depth == 0 && !m_block_scalar_indent)
+                if (m_quote == '\0' && m_depth == 0 &&
+                    m_block_scalar_indent == outside_block_scalar)
                 {
                     m_plain_open = !m_token_start;
                     if (m_plain_open && !continued)
@@ -382,9 +383,12 @@ namespace envcheck::formats
             std::size_t m_depth = 0;
             char m_quote = '\0';
             bool m_token_start = true;
-            std::optional<std::size_t> m_block_scalar_indent; // of the line that opened it
-            bool m_plain_open = false;                        // a plain scalar may continue
-            std::size_t m_plain_indent = 0;                   // of the line that started it
+            // Of the line that opened a block scalar. Not a std::optional: g++ 12 at -O3 warns
+            // of reading a disengaged one after the check (-Wmaybe-uninitialized).
+            static constexpr std::size_t outside_block_scalar = std::string_view::npos;
+            std::size_t m_block_scalar_indent = outside_block_scalar;
+            bool m_plain_open = false;      // a plain scalar may continue
+            std::size_t m_plain_indent = 0; // of the line that started it
         };
 
         auto find_stray_comma(const std::vector<Line>& lines) -> std::optional<TextPosition>
