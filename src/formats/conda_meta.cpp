@@ -365,8 +365,36 @@ namespace envcheck::formats
                 return std::nullopt;
             }
 
+            // Whether the object ending at `end` ends with a `"paths_version": N` pair, as
+            // paths_data does in conda's and mamba's records (sorted keys: "paths", then
+            // "paths_version"): that object is paths_data, and crossing the end of its paths
+            // backward to the budget was a sixth of reading a record (issue 19). No other object
+            // of a record has that key. rattler writes "paths_version" first; its records are
+            // crossed to the budget.
+            [[nodiscard]] auto ends_with_paths_version(std::size_t end) const -> bool
+            {
+                std::size_t at = skip_space_back(end - 1);
+                const std::size_t digits_end = at;
+                while (at > 0 && util::is_digit(m_text[at - 1]))
+                {
+                    --at;
+                }
+                if (at == digits_end)
+                {
+                    return false;
+                }
+                at = skip_space_back(at);
+                if (at == 0 || m_text[at - 1] != ':')
+                {
+                    return false;
+                }
+                at = skip_space_back(at - 1);
+                constexpr std::string_view key = "\"paths_version\"";
+                return at >= key.size() && m_text.substr(at - key.size(), key.size()) == key;
+            }
+
             // Where the value ending at `end` begins; too_large for a container longer than the
-            // budget.
+            // budget, or paths_data known by its last pair.
             [[nodiscard]] auto value_back(std::size_t end) const -> std::optional<std::size_t>
             {
                 if (end == 0)
@@ -377,6 +405,10 @@ namespace envcheck::formats
                 if (last == '"')
                 {
                     return string_back(end);
+                }
+                if (last == '}' && ends_with_paths_version(end))
+                {
+                    return too_large; // paths_data, known by its last pair: not crossed
                 }
                 if (last == ']' || last == '}')
                 {

@@ -221,15 +221,17 @@ namespace
     // a full parse gives, for every layout writers use, and a broken tail must still be found.
     TEST_CASE("parse_conda_meta reads the tail after paths_data", "[formats][CondaMeta]")
     {
-        std::string big_paths = R"({"paths_version": 1, "paths": [)";
+        std::string entries;
         for (int i = 0; i < 400; ++i)
         {
-            big_paths += std::string(i == 0 ? "" : ",") + R"({"_path": "lib/f)" +
-                         std::to_string(i) +
-                         R"(.so", "path_type": "hardlink", "sha256": "00", "size_in_bytes": 1})";
+            entries += std::string(i == 0 ? "" : ",") + R"({"_path": "lib/f)" + std::to_string(i) +
+                       R"(.so", "path_type": "hardlink", "sha256": "00", "size_in_bytes": 1})";
         }
-        big_paths += "]}";
+        const std::string big_paths = R"({"paths_version": 1, "paths": [)" + entries + "]}";
         REQUIRE(big_paths.size() > (std::size_t{ 4 } << 10)); // beyond the backward budget
+        // conda's and mamba's order (rattler's is big_paths'): paths_data known by its last pair.
+        const std::string big_paths_last_version =
+          R"({"paths": [)" + entries + "],\n    \"paths_version\": 1\n  }";
         const std::string small_paths = R"({"paths": [], "paths_version": 1})";
         struct Layout
         {
@@ -247,6 +249,14 @@ namespace
             { "rattler: an object after paths_data",
               head + R"( "version": "1.0", "paths_data": )" + big_paths +
                 R"(, "requested_specs": ["x"], "link": {"source": "/c/x-1.0-h0_0", "type": 1}})" },
+            { "conda: paths_version last in paths_data",
+              head + R"( "paths_data": )" + big_paths_last_version +
+                R"(, "requested_spec": "x>=1", "sha256": "ab", "size": 10, "subdir": "linux-64", "url": "u", "version": "1.0"})" },
+            { "paths_version last, an object after paths_data",
+              head + R"( "version": "1.0", "paths_data": )" + big_paths_last_version +
+                R"(, "requested_specs": ["x"], "link": {"source": "/c/x-1.0-h0_0", "type": 1}})" },
+            { "nothing after paths_data",
+              head + R"( "version": "1.0", "paths_data": )" + big_paths_last_version + "}" },
             { "a small paths_data",
               head + R"( "paths_data": )" + small_paths + R"(, "version": "1.0", "md5": "cd"})" },
             { "a large array after paths_data (files last): read forward",
