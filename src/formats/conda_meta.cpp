@@ -229,9 +229,10 @@ namespace envcheck::formats
         // sha256, size, subdir, timestamp, url, version; rattler: link). The tail is parsed
         // backward up to the value that starts where paths_data does. A container longer than
         // container_budget met on the way is taken to be paths_data when it is an object (no
-        // writer puts a large object after it); anything else unexpected (malformed text, a
-        // large array such as `files` written last) abandons the shortcut and the record is read
-        // forward as usual. The inside of paths_data is then not checked at all.
+        // writer puts a large object after it), and so is an object whose last pair is
+        // "paths_version" (ends_with_paths_version), however short; anything else unexpected
+        // (malformed text, a large array such as `files` written last) abandons the shortcut and
+        // the record is read forward as usual. The inside of paths_data is then not checked at all.
         class TailReader
         {
         public:
