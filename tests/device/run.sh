@@ -16,7 +16,8 @@
 #                  the GPU part; performance as locked (check-inflated.html: as HTML);
 #                  slurm-health --prolog on a healthy node
 #   bench.log      bench_gpu (kernels vs cuBLAS and cudaMemcpy) and bench_tensor (tensor-core GEMM
-#                  vs cuBLAS/cuBLASLt, HBM vs cudaMemcpy) when ENVCHECK_DEVICE_BENCH=1
+#                  vs cuBLAS/cuBLASLt, HBM vs cudaMemcpy) when ENVCHECK_DEVICE_BENCH=1 (=only:
+#                  the build and the benchmarks alone)
 #   dist.txt       the carried packaging artefacts (none are built here: no network): the
 #                  portable wheel (tests/device/carried/envcheck_gpu-*.whl, from tests/dist/build_wheel.sh)
 #                  pip-installed into a fresh venv, then its smoke and lock/check --lock; and
@@ -37,6 +38,9 @@ BENCH=${ENVCHECK_DEVICE_BENCH:-0}
 FOCUS=${ENVCHECK_DEVICE_FOCUS:-0}
 focus_targets=""
 [ "$FOCUS" = 1 ] && focus_targets="--target envcheck test_gpu" # the other tests run in CI
+# ENVCHECK_DEVICE_BENCH=only: the build and the benchmarks alone (a second call on a warm
+# machine, after a run without them: one call of both runs past the ten minutes of a call).
+[ "$BENCH" = only ] && focus_targets="--target envcheck bench_gpu bench_tensor"
 started=$(date +%s)
 since() { awk -v start="$1" -v now="$EPOCHREALTIME" 'BEGIN { printf "%.3f", now - start }'; }
 step() { echo "== [$(( $(date +%s) - started )) s] $*"; }
@@ -49,7 +53,7 @@ step "machine and build" | tee "$OUT/build.log"
     dpkg -l 2>/dev/null | grep -E "yaml-cpp|libyaml|cli11|catch2|nlohmann|libcurl.*-dev" | awk '{print $2, $3}'
 } >> "$OUT/build.log" 2>&1
 bench_flag=OFF
-[ "$BENCH" = 1 ] && bench_flag=ON
+[ "$BENCH" != 0 ] && bench_flag=ON
 # Libraries the machine lacks (it reaches no registry): Debian packages carried in tests/device/carried/debs
 # (libyaml-dev, libyaml-0-2, libtomlplusplus-dev, libjemalloc-dev; strace and libunwind8 for the
 # timeline of check --lock), unpacked here and found through pkg-config and the loader.
@@ -79,6 +83,15 @@ if ! { cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DENVCHECK_CUD
 fi
 grep -E "warning:" "$OUT/build.log" | sort -u | head -20 | sed 's/^/WARNING: /' | tee -a "$OUT/build.log"
 "$E" --version | tee -a "$OUT/build.log"
+
+if [ "$BENCH" = only ]; then
+    step "benchmarks" | tee "$OUT/bench.log"
+    timeout 240 "$BUILD/bench/bench_gpu" "$OUT/bench_gpu.json" >> "$OUT/bench.log" 2>&1
+    timeout 240 "$BUILD/bench/bench_tensor" --json "$OUT/bench_tensor.json" >> "$OUT/bench.log" 2>&1
+    step "summary"
+    grep -B2 -A40 "== bench_gpu on\|== bench_tensor on" "$OUT/bench.log"
+    exit 0
+fi
 
 step "tests" | tee "$OUT/tests.log"
 {
