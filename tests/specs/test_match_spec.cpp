@@ -33,6 +33,22 @@ namespace
         return r;
     }
 
+    // numpy's record with every field a MatchSpec can read set.
+    auto full_numpy_record() -> PackageRecord
+    {
+        PackageRecord full = record("numpy", "1.26.4", "py312h8753938_0");
+        full.build_number = 3;
+        full.md5 = "0123456789abcdef0123456789abcdef";
+        full.sha256 = std::string(64, 'a');
+        full.url =
+          "https://conda.anaconda.org/conda-forge/linux-64/numpy-1.26.4-py312h8753938_0.conda";
+        full.fn = "numpy-1.26.4-py312h8753938_0.conda";
+        full.license = "BSD-3-Clause";
+        full.license_family = "BSD";
+        full.track_features = { "mkl" };
+        return full;
+    }
+
     TEST_CASE("MatchSpec::parse exact vs fuzzy (CEP 29 table)", "[specs][MatchSpec]")
     {
         // CEP 29 "Version expression parsing": each block is one meaning. The CEP also lists
@@ -465,16 +481,7 @@ namespace
         CHECK(spec("pkgs/main::numpy").matches(defaults));
         CHECK_FALSE(spec("conda-forge::numpy").matches(defaults));
 
-        PackageRecord full = numpy;
-        full.build_number = 3;
-        full.md5 = "0123456789abcdef0123456789abcdef";
-        full.sha256 = std::string(64, 'a');
-        full.url =
-          "https://conda.anaconda.org/conda-forge/linux-64/numpy-1.26.4-py312h8753938_0.conda";
-        full.fn = "numpy-1.26.4-py312h8753938_0.conda";
-        full.license = "BSD-3-Clause";
-        full.license_family = "BSD";
-        full.track_features = { "mkl" };
+        const PackageRecord full = full_numpy_record();
         CHECK(spec("numpy[build_number='>=3']").matches(full));
         CHECK_FALSE(spec("numpy[build_number='>3']").matches(full));
         CHECK(spec("*[md5=0123456789ABCDEF0123456789ABCDEF]").matches(full));
@@ -495,16 +502,7 @@ namespace
         // The consistency check matches most specs against records of the name, version,
         // build and build number alone: for a spec that reads nothing else, the verdict must be
         // the full record's.
-        PackageRecord full = record("numpy", "1.26.4", "py312h8753938_0");
-        full.build_number = 3;
-        full.md5 = "0123456789abcdef0123456789abcdef";
-        full.sha256 = std::string(64, 'a');
-        full.url =
-          "https://conda.anaconda.org/conda-forge/linux-64/numpy-1.26.4-py312h8753938_0.conda";
-        full.fn = "numpy-1.26.4-py312h8753938_0.conda";
-        full.license = "BSD-3-Clause";
-        full.license_family = "BSD";
-        full.track_features = { "mkl" };
+        PackageRecord full = full_numpy_record();
         full.features = { "mkl" };
         PackageRecord identity;
         identity.name = full.name;
