@@ -348,6 +348,7 @@ step "packaging artefacts" | tee "$OUT/dist.txt"
 
 # Only the first files (by name) come back from the device: the ones worth keeping sort first.
 cp "$OUT/timing.txt" "$OUT/0-timing.txt" 2>/dev/null
+cp "$OUT/lock.txt" "$OUT/0-lock.txt" 2>/dev/null # the timed check --lock runs
 cp "$OUT/smoke-full-1.json" "$OUT/0-smoke-full.json" 2>/dev/null
 cp "$OUT/smoke-full.html" "$OUT/0-smoke-full.html" 2>/dev/null
 cp "$OUT/report-torch.md" "$OUT/0-report-torch.md" 2>/dev/null
