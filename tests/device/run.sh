@@ -274,9 +274,11 @@ PY
     for variant in "" "--no-gpu"; do
         for run_number in 1 2 3 4 5 6 7 8 9 10; do
             t0=$EPOCHREALTIME
-            "$E" check --prefix "$PREFIX" --lock "$lock" $variant > /dev/null 2>&1
+            "$E" check --prefix "$PREFIX" --lock "$lock" $variant > "$OUT/check-run.txt" 2>&1
             rc=$?
             printf 'check --lock %s run %d -> exit %d, wall %.3f s\n' "$variant" "$run_number" "$rc" "$(since "$t0")"
+            # Why a run right after the lock did not pass: a metric's drop, or anything else.
+            [ "$rc" = 0 ] || grep -E "^  (fail|warn) |^performance|^packages|^machine" "$OUT/check-run.txt" | sed 's/^/    /'
         done
     done
     # The peer, side by side: what a job script asks instead, which only says yes or no.
