@@ -394,6 +394,58 @@ namespace envcheck::formats
                 return at >= key.size() && m_text.substr(at - key.size(), key.size()) == key;
             }
 
+            // Where the container whose closing bracket is at end - 1 begins; too_large when it
+            // is longer than the budget.
+            [[nodiscard]] auto container_back(std::size_t end) const -> std::optional<std::size_t>
+            {
+                std::vector<char> open{ m_text[end - 1] };
+                std::size_t at = end - 1;
+                const std::size_t limit = end > container_budget ? end - container_budget : 0;
+                while (at > 0)
+                {
+                    // Past what is neither a quote nor a bracket in a tight loop: the last
+                    // kilobyte of paths_data is crossed for every record whose paths_data is not
+                    // known by its last pair (issue 19).
+                    while (at > limit && !is_structural(m_text[at - 1]))
+                    {
+                        --at;
+                    }
+                    if (end - at > container_budget)
+                    {
+                        return too_large;
+                    }
+                    const char c = m_text[at - 1];
+                    if (c == '"')
+                    {
+                        const auto begin = string_back(at);
+                        if (!begin)
+                        {
+                            return std::nullopt;
+                        }
+                        at = *begin;
+                        continue;
+                    }
+                    --at;
+                    if (c == ']' || c == '}')
+                    {
+                        open.push_back(c);
+                    }
+                    else if (c == '[' || c == '{')
+                    {
+                        if (open.back() != (c == '[' ? ']' : '}'))
+                        {
+                            return std::nullopt;
+                        }
+                        open.pop_back();
+                        if (open.empty())
+                        {
+                            return at;
+                        }
+                    }
+                }
+                return std::nullopt;
+            }
+
             // Where the value ending at `end` begins; too_large for a container longer than the
             // budget, or paths_data known by its last pair.
             [[nodiscard]] auto value_back(std::size_t end) const -> std::optional<std::size_t>
@@ -413,51 +465,7 @@ namespace envcheck::formats
                 }
                 if (last == ']' || last == '}')
                 {
-                    std::vector<char> open{ last };
-                    std::size_t at = end - 1;
-                    const std::size_t limit = end > container_budget ? end - container_budget : 0;
-                    while (at > 0)
-                    {
-                        // Past what is neither a quote nor a bracket in a tight loop: the last
-                        // kilobyte of paths_data is crossed for every record (issue 19).
-                        while (at > limit && !is_structural(m_text[at - 1]))
-                        {
-                            --at;
-                        }
-                        if (end - at > container_budget)
-                        {
-                            return too_large;
-                        }
-                        const char c = m_text[at - 1];
-                        if (c == '"')
-                        {
-                            const auto begin = string_back(at);
-                            if (!begin)
-                            {
-                                return std::nullopt;
-                            }
-                            at = *begin;
-                            continue;
-                        }
-                        --at;
-                        if (c == ']' || c == '}')
-                        {
-                            open.push_back(c);
-                        }
-                        else if (c == '[' || c == '{')
-                        {
-                            if (open.back() != (c == '[' ? ']' : '}'))
-                            {
-                                return std::nullopt;
-                            }
-                            open.pop_back();
-                            if (open.empty())
-                            {
-                                return at;
-                            }
-                        }
-                    }
-                    return std::nullopt;
+                    return container_back(end);
                 }
                 std::size_t at = end;
                 while (at > 0 && (util::is_alnum(m_text[at - 1]) || m_text[at - 1] == '.' ||
