@@ -16,6 +16,7 @@
 //                     [--only tensor|hbm]
 // Prints a short table last; writes every number to the JSON file.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -28,6 +29,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <cuda_runtime_api.h>
@@ -452,12 +454,34 @@ namespace
                  { "probe", probe } };
     }
 
+    // The vendor's HBM bandwidth for the GPUs we know, GB/s; 0 for others (the probe also
+    // reports clock x bus width). The H100 variants' names first: the SXM's is the shortest.
+    auto datasheet_gbps_of(const std::string& device_name) -> double
+    {
+        struct Row
+        {
+            std::string_view name;
+            double gbps;
+        };
+        static constexpr std::array<Row, 4> rows{ { { "H200", 4800.0 },
+                                                    { "H100 NVL", 3900.0 },
+                                                    { "H100 PCIe", 2000.0 },
+                                                    { "H100 80GB HBM3", 3350.0 } } };
+        for (const auto& row : rows)
+        {
+            if (device_name.find(row.name) != std::string::npos)
+            {
+                return row.gbps;
+            }
+        }
+        return 0.0;
+    }
+
     auto bench_hbm(const std::vector<std::size_t>& sizes_mib, int repeats, cudaStream_t stream,
                    const std::string& device_name) -> ordered_json
     {
         ordered_json out;
-        // The vendor's figure where we know it; the probe also reports clock x bus width.
-        const double datasheet_gbps = device_name.find("H200") != std::string::npos ? 4800.0 : 0.0;
+        const double datasheet_gbps = datasheet_gbps_of(device_name);
         out["datasheet_gbps"] = datasheet_gbps;
         ordered_json runs = ordered_json::array();
         for (const std::size_t size : sizes_mib)
@@ -665,15 +689,28 @@ auto main(int argc, char** argv) -> int
         {
             for (const auto& row : hbm["runs"])
             {
-                std::printf("hbm %5zu MiB (peak %.0f GB/s from clock x bus; datasheet %.0f):",
+                // Without a datasheet figure for this GPU, no "% of datasheet" column.
+                const double datasheet = hbm["datasheet_gbps"].get<double>();
+                std::array<char, 32> datasheet_text{ "unknown for this GPU" };
+                if (datasheet > 0.0)
+                {
+                    std::snprintf(datasheet_text.data(), datasheet_text.size(), "%.0f", datasheet);
+                }
+                std::printf("hbm %5zu MiB (peak %.0f GB/s from clock x bus; datasheet %s):",
                             row["mib"].get<std::size_t>(), row["peak_gbps"].get<double>(),
-                            hbm["datasheet_gbps"].get<double>());
+                            datasheet_text.data());
                 for (const char* kernel : { "read", "write", "copy", "memcpy" })
                 {
-                    std::printf("  %s %.0f (%.1f%% of memcpy, %.1f%% of datasheet%s)", kernel,
+                    std::array<char, 40> of_datasheet{};
+                    if (datasheet > 0.0)
+                    {
+                        std::snprintf(of_datasheet.data(), of_datasheet.size(),
+                                      ", %.1f%% of datasheet",
+                                      100.0 * row[kernel]["of_datasheet"].get<double>());
+                    }
+                    std::printf("  %s %.0f (%.1f%% of memcpy%s%s)", kernel,
                                 row[kernel]["gbps"].get<double>(),
-                                100.0 * row[kernel]["of_memcpy"].get<double>(),
-                                100.0 * row[kernel]["of_datasheet"].get<double>(),
+                                100.0 * row[kernel]["of_memcpy"].get<double>(), of_datasheet.data(),
                                 row[kernel]["verified"].get<bool>() ? "" : ", NOT VERIFIED");
                 }
                 std::printf("\n");
