@@ -84,10 +84,13 @@ fi
 grep -E "warning:" "$OUT/build.log" | sort -u | head -20 | sed 's/^/WARNING: /' | tee -a "$OUT/build.log"
 "$E" --version | tee -a "$OUT/build.log"
 
-if [ "$BENCH" = only ]; then
+benchmarks() { # bench.log: kernels vs cuBLAS and cudaMemcpy; tensor cores and HBM
     step "benchmarks" | tee "$OUT/bench.log"
     timeout 240 "$BUILD/bench/bench_gpu" "$OUT/bench_gpu.json" >> "$OUT/bench.log" 2>&1
     timeout 240 "$BUILD/bench/bench_tensor" --json "$OUT/bench_tensor.json" >> "$OUT/bench.log" 2>&1
+}
+if [ "$BENCH" = only ]; then
+    benchmarks
     step "summary"
     grep -B2 -A40 "== bench_gpu on\|== bench_tensor on" "$OUT/bench.log"
     exit 0
@@ -318,11 +321,7 @@ PY
     "$E" slurm-health --prolog --node "$(hostname -s)" --scontrol /nonexistent/scontrol; echo "slurm-health --prolog -> exit $?"
 } >> "$OUT/lock.txt" 2>&1
 
-if [ "$BENCH" = 1 ]; then
-    step "benchmarks" | tee "$OUT/bench.log"
-    timeout 240 "$BUILD/bench/bench_gpu" "$OUT/bench_gpu.json" >> "$OUT/bench.log" 2>&1
-    timeout 240 "$BUILD/bench/bench_tensor" --json "$OUT/bench_tensor.json" >> "$OUT/bench.log" 2>&1
-fi
+[ "$BENCH" = 1 ] && benchmarks
 
 step "packaging artefacts" | tee "$OUT/dist.txt"
 {
