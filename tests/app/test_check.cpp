@@ -355,11 +355,48 @@ TEST_CASE("run_check performance against the lock's baselines", "[app][check]")
         const auto outcome = check(world);
         CHECK(outcome.verdict() == app::Verdict::findings);
         REQUIRE(outcome.check.performance.size() == 1);
-        CHECK(outcome.check.performance[0].message.find("dropped 50%") != std::string::npos);
+        CHECK(outcome.check.performance[0].message.find("dropped at least 50% in two") !=
+              std::string::npos);
 
         app::CheckRequest tolerant;
         tolerant.perf_tolerances = { "bandwidth.h2d_pinned_gbps=60%" };
         CHECK(check(world, tolerant).verdict() == app::Verdict::clean);
+    }
+
+    SECTION("a drop is measured again before it fails: once is a transient, twice fails")
+    {
+        world.smoke.report = tests::smoke_report(27.5);
+        world.smoke.later_reports = { tests::smoke_report(54.8) };
+        const auto transient = check(world);
+        CHECK(transient.verdict() == app::Verdict::clean);
+        REQUIRE(world.smoke.runs.size() == 2);
+        CHECK(world.smoke.runs[1].probes == std::vector<std::string>{ "bandwidth" });
+        CHECK(world.smoke.runs[1].device == 0); // the GPU it dropped on
+        REQUIRE(transient.check.performance.size() == 1);
+        CHECK(transient.check.performance[0].message ==
+              "bandwidth.h2d_pinned_gbps within tolerance when measured again (55 GB/s locked, "
+              "54.8 GB/s now, 27.5 GB/s at first; tolerance 4%)");
+        CHECK(transient.check.performance[0].metrics.at("measured_at_first") == 27.5);
+        CHECK(std::find(transient.check.notes.begin(), transient.check.notes.end(),
+                        "GPU 0: " + transient.check.performance[0].message +
+                          ", a transient drop") != transient.check.notes.end());
+
+        world.smoke.runs.clear();
+        world.smoke.later_reports = { tests::smoke_report(30.0) };
+        const auto lasting = check(world);
+        CHECK(lasting.verdict() == app::Verdict::findings);
+        REQUIRE(lasting.check.performance.size() == 1);
+        CHECK(lasting.check.performance[0].message.starts_with(
+          "bandwidth.h2d_pinned_gbps dropped at least 45% in two measurements (55 GB/s locked, "
+          "30 GB/s now, 27.5 GB/s at first; tolerance 4%)"));
+        CHECK(lasting.check.performance[0].metrics.at("measured") == 30.0);
+    }
+
+    SECTION("as locked, one run: nothing to measure again")
+    {
+        world.smoke.report = tests::smoke_report(54.0);
+        CHECK(check(world).verdict() == app::Verdict::clean);
+        CHECK(world.smoke.runs.size() == 1);
     }
 
     SECTION("no GPU to measure on")

@@ -291,6 +291,99 @@ namespace
         }
     }
 
+    TEST_CASE("probes_to_measure_again and confirm_drops", "[checks][PerfComparison]")
+    {
+        const auto locked = baseline();
+        const auto first = compare_performance(locked, measured(30.0, 40.0, 1.5), healthy(), {});
+        REQUIRE(statuses(first) == std::vector<Status>{ Status::fail, Status::fail, Status::fail });
+
+        SECTION("each probe whose metric was measured and dropped, once, in the baseline's order")
+        {
+            CHECK(checks::probes_to_measure_again(first) ==
+                  std::vector<std::string>{ "matmul-shared", "bandwidth", "stream-overlap" });
+            CHECK(checks::probes_to_measure_again(
+                    compare_performance(locked, measured(40.0, 55.0, 1.0), healthy(), {}))
+                    .empty());
+            auto failed_probe = measured(40.0, 55.0, 1.0);
+            failed_probe.probes[0].status = Status::error; // not measured: nothing to confirm
+            CHECK(checks::probes_to_measure_again(
+                    compare_performance(locked, failed_probe, healthy(), {}))
+                    .empty());
+        }
+
+        struct Case
+        {
+            const char* what;
+            model::DeviceSmoke again;
+            std::vector<Status> statuses;
+            std::vector<double> measured;
+        };
+        auto matmul_only = measured(39.5, 0.0, 0.0);
+        matmul_only.probes.resize(1);
+        const std::vector<Case> cases{
+            { "every drop recovers: all pass, on the second value",
+              measured(39.5, 54.0, 1.01),
+              { Status::pass, Status::pass, Status::pass },
+              { 39.5, 54.0, 1.01 } },
+            { "every drop holds: all fail, on the better of the two",
+              measured(29.0, 41.0, 1.6),
+              { Status::fail, Status::fail, Status::fail },
+              { 30.0, 41.0, 1.5 } },
+            { "one recovers, the others hold",
+              measured(39.5, 30.0, 1.4),
+              { Status::pass, Status::fail, Status::fail },
+              { 39.5, 40.0, 1.4 } },
+            { "a probe not run again keeps its first drop",
+              matmul_only,
+              { Status::pass, Status::fail, Status::fail },
+              { 39.5, 40.0, 1.5 } },
+        };
+        for (const auto& item : cases)
+        {
+            CAPTURE(item.what);
+            const auto confirmed = checks::confirm_drops(first, locked, item.again, healthy(), {});
+            CHECK(statuses(confirmed) == item.statuses);
+            for (std::size_t i = 0; i < confirmed.size(); ++i)
+            {
+                REQUIRE(confirmed[i].measured);
+                CHECK(*confirmed[i].measured == Approx(item.measured[i]));
+            }
+            // Measured twice is confirmed once: nothing is measured a third time.
+            CHECK(checks::probes_to_measure_again(confirmed).empty() ==
+                  (item.again.probes.size() == 3));
+        }
+
+        SECTION("the messages quote both measurements")
+        {
+            const auto confirmed =
+              checks::confirm_drops(first, locked, measured(39.5, 41.0, 1.5), healthy(), {});
+            CHECK(confirmed[0].message ==
+                  "matmul-shared.tuned_tflops within tolerance when measured again (40 TFLOP/s "
+                  "locked, 39.5 TFLOP/s now, 30 TFLOP/s at first; tolerance 4%)");
+            CHECK(confirmed[1].message ==
+                  "bandwidth.h2d_pinned_gbps dropped at least 25% in two measurements (55 GB/s "
+                  "locked, 41 GB/s now, 40 GB/s at first; tolerance 8%); likely cause: none "
+                  "found in the machine facts (clocks, PCIe link, ECC, other processes look "
+                  "normal)");
+            CHECK(confirmed[1].at_first == 40.0);
+            const auto outcomes = checks::to_check_outcomes(confirmed, 0);
+            CHECK(outcomes[1].metrics.at("measured_at_first") == 40.0);
+            CHECK(outcomes[1].metrics.at("measured") == 41.0);
+        }
+
+        SECTION("a probe that fails the second time: the first drop stands, with why")
+        {
+            auto broken = measured(39.5, 55.0, 1.0);
+            broken.probes[1].status = Status::error;
+            broken.probes[1].message = "timed out";
+            const auto confirmed = checks::confirm_drops(first, locked, broken, healthy(), {});
+            CHECK(confirmed[1].status == Status::fail);
+            CHECK(confirmed[1].measured == 40.0);
+            CHECK(confirmed[1].message.ends_with(
+              "; measured again: bandwidth.h2d_pinned_gbps not measured: error: timed out"));
+        }
+    }
+
     TEST_CASE("likely_causes", "[checks][PerfComparison]")
     {
         const auto locked = baseline();
