@@ -156,8 +156,15 @@ namespace envcheck::checks
                 std::copy_if(context.clock_event_reasons.begin(), context.clock_event_reasons.end(),
                              std::back_inserter(reasons), is_throttling);
             }
+            // NVML is asked before the probes run: an idle GPU's clock is down (345 of 1980 MHz
+            // on an H100) and rises with the first kernel, so only a low clock that is not
+            // idling says anything.
+            const bool idle =
+              std::find(context.clock_event_reasons.begin(), context.clock_event_reasons.end(),
+                        "gpu_idle") != context.clock_event_reasons.end();
             const bool clock_low =
-              clock_known && *context.sm_clock_mhz_current < *context.sm_clock_mhz_max * 9 / 10;
+              clock_known && !idle &&
+              *context.sm_clock_mhz_current < *context.sm_clock_mhz_max * 9 / 10;
             if (!reasons.empty() || clock_low)
             {
                 std::string cause = "clocks held back";
@@ -415,9 +422,9 @@ namespace envcheck::checks
             if (comparison.status == model::Status::fail)
             {
                 outcome.fix = comparison.causes.empty()
-                                ? "rerun 'envcheck smoke --full' to confirm; if it holds, relock "
-                                  "on purpose "
-                                  "with 'envcheck lock'"
+                                ? "rerun 'envcheck smoke --full' on a quiet machine to see "
+                                  "every probe; if it holds, relock on purpose with 'envcheck "
+                                  "lock'"
                                 : "address the cause above, then rerun 'envcheck check'";
             }
             outcomes.push_back(std::move(outcome));

@@ -415,6 +415,16 @@ namespace
             context.clock_event_reasons = { "sw_power_cap" }; // an idle H200 at 1980 of 1980 MHz
             CHECK(checks::likely_causes(context, locked, compute).empty());
         }
+        SECTION("a low clock on an idle GPU is idling, not held back; without the idle reason it "
+                "is")
+        {
+            auto context = healthy(); // gpu_idle, the reason NVML gives before the probes run
+            context.sm_clock_mhz_current = 345;
+            CHECK(checks::likely_causes(context, locked, compute).empty());
+            context.clock_event_reasons.clear();
+            CHECK(checks::likely_causes(context, locked, compute) ==
+                  std::vector<std::string>{ "clocks held back: SM clock 345 MHz of 1980 MHz max" });
+        }
         SECTION("a throttle reason alone, clocks unknown")
         {
             model::PerfContext context;
@@ -428,6 +438,7 @@ namespace
             context.gpu_name = "NVIDIA H100 80GB HBM3";
             context.other_compute_processes = 2;
             context.sm_clock_mhz_current = 1000;
+            context.clock_event_reasons = { "hw_slowdown" };
             context.pcie_width_current = 8;
             context.ecc_uncorrected_volatile = 1;
             context.ecc_corrected_volatile = 12;
@@ -436,7 +447,7 @@ namespace
                     "a different GPU model: the baseline was measured on NVIDIA H200, this is "
                     "NVIDIA H100 80GB HBM3",
                     "2 other processes are using the GPU",
-                    "clocks held back: SM clock 1000 MHz of 1980 MHz max",
+                    "clocks held back: SM clock 1000 MHz of 1980 MHz max, by hw_slowdown",
                     "the PCIe link trained at Gen5 x8, below its maximum Gen5 x16",
                     "1 uncorrected ECC errors since the driver loaded",
                     "12 corrected ECC errors since the driver loaded",
