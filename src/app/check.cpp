@@ -142,9 +142,6 @@ namespace envcheck::app
             std::optional<LoadedEnvironmentFile> environment_file;
             std::optional<model::Lock> lock;
             std::string lock_text; // kept for select_for_python
-            // The machine, probed as soon as the GPU child was started (its python is the
-            // environment's, filled in once that is read); nullopt: probed when compared.
-            std::optional<MachineState> machine;
         };
 
         // Reads every input before anything is compared: unreadable input is exit 2.
@@ -499,12 +496,9 @@ namespace envcheck::app
                                         has_baselines;
             // The smoke run's go-ahead as soon as NVML says nobody else computes; with
             // --even-if-busy it was given when the run started.
-            auto state =
-              inputs.machine
-                ? *inputs.machine
-                : current_machine(!request.no_gpu && lock_knows_gpu, installed.python_version,
-                                  ports, smoke != nullptr ? early_go_ahead(*smoke) : NvmlHeard{});
-            state.machine.python = installed.python_version;
+            const auto state =
+              current_machine(!request.no_gpu && lock_knows_gpu, installed.python_version, ports,
+                              smoke != nullptr ? early_go_ahead(*smoke) : NvmlHeard{});
             check.machine = compare_machine(lock, state, ports.machine.platform());
             if (state.facts)
             {
@@ -763,23 +757,16 @@ namespace envcheck::app
         std::unique_ptr<PendingSmoke> smoke;
         if (may_measure_gpu(request, *resolved))
         {
-            // A lock that may record baselines is read first, the child started at once and
-            // the machine probed: the child waits for its cuInit (0.2 s on an H200) and for
-            // NVML's word that nobody else computes, and the whole check for the child. After
-            // the prefix was read, the child was forked 36 ms after the start on an H200, 38
-            // ms on an H100, and NVML asked 44 ms in (issue 16 item 6); the environment is read
-            // and compared while the child makes its context and runs the probes.
+            // A lock that may record baselines is read first and the child started at once:
+            // its cuInit (0.2 s on an H200) is what the whole check waits for, and started
+            // after the prefix was read it was forked 36 ms after the start on an H200, 38 ms
+            // on an H100 (issue 16 item 6).
             read_inputs();
             if (!*inputs)
             {
                 return util::unexpected(inputs->error());
             }
             smoke = start_smoke_for(**inputs, request, ports);
-            if (smoke)
-            {
-                (*inputs)->machine =
-                  current_machine(true, std::nullopt, ports, early_go_ahead(*smoke));
-            }
             read_prefix();
         }
         else

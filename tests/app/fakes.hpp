@@ -264,14 +264,10 @@ namespace envcheck::tests
         }
 
         bool probing = false; // inside probe(), where NVML's facts are handed out early
-        // How many prefix reads had been made when each probe was (FakeWorld wires it).
-        const std::vector<app::PrefixReadOptions>* prefix_reads = nullptr;
-        std::vector<std::size_t> prefix_reads_before_probe;
 
         auto probe(const app::MachineProbeRequest& request) -> model::MachineFacts override
         {
             probes.push_back(request);
-            prefix_reads_before_probe.push_back(prefix_reads != nullptr ? prefix_reads->size() : 0);
             auto probed = facts;
             probed.root = request.root;
             probed.live = request.root == "/" && facts.live;
@@ -608,7 +604,6 @@ namespace envcheck::tests
             smoke.machine_probes = &machine.probes;
             smoke.machine_probing = &machine.probing;
             smoke.prefix_reads = &prefixes.reads;
-            machine.prefix_reads = &prefixes.reads;
         }
         FakeWorld(const FakeWorld&) = delete;
         auto operator=(const FakeWorld&) -> FakeWorld& = delete;
