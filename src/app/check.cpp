@@ -458,14 +458,6 @@ namespace envcheck::app
             return smoke;
         }
 
-        // Whether the check may measure the GPU against baselines: not with --no-gpu, and only
-        // envcheck's own locks record baselines (JSON; the other formats are YAML, TOML or
-        // text). A wrong guess costs time, never a result: the child starts only for baselines.
-        auto may_measure_gpu(const CheckRequest& request, const ResolvedInputs& inputs) -> bool
-        {
-            return !request.no_gpu && inputs.lock.ends_with(".json");
-        }
-
         // Packages, machine and performance against the lock; returns the machine facts when
         // the driver and GPUs were probed.
         // `draft`: the lock's package findings, drafted beside the consistency check.
@@ -741,51 +733,36 @@ namespace envcheck::app
         }
         const std::string platform =
           request.platform.empty() ? ports.machine.platform() : request.platform;
+        // The environment file and lock are read while the prefix is: at 10,000 records the
+        // lock alone is a tenth of the work (issue 19).
         std::optional<util::Result<CheckInputs>> inputs;
         std::optional<util::Result<model::InstalledEnvironment>> installed;
-        const auto read_inputs = [&] {
-            inputs =
-              load_inputs(*resolved, request, platform, tolerances->named, ports.files, check);
-        };
-        const auto read_prefix = [&]
+        ports.workers.for_each(2, request.jobs,
+                               [&](std::size_t part)
+                               {
+                                   if (part == 0)
+                                   {
+                                       inputs = load_inputs(*resolved, request, platform,
+                                                            tolerances->named, ports.files, check);
+                                   }
+                                   else
+                                   {
+                                       installed = ports.prefixes.read(
+                                         located->path,
+                                         PrefixReadOptions{ request.deep, request.jobs });
+                                   }
+                               });
+        if (!*inputs)
         {
-            installed =
-              ports.prefixes.read(located->path, PrefixReadOptions{ request.deep, request.jobs });
-        };
-        // The smoke test's child is forked and runs without exec, so it is started while no
-        // other thread of ours runs (one could hold a lock the child needs).
-        std::unique_ptr<PendingSmoke> smoke;
-        if (may_measure_gpu(request, *resolved))
-        {
-            // A lock that may record baselines is read first and the child started at once:
-            // its cuInit (0.2 s on an H200) is what the whole check waits for, and started
-            // after the prefix was read it was forked 36 ms after the start on an H200, 38 ms
-            // on an H100 (issue 16 item 6).
-            read_inputs();
-            if (!*inputs)
-            {
-                return util::unexpected(inputs->error());
-            }
-            smoke = start_smoke_for(**inputs, request, ports);
-            read_prefix();
-        }
-        else
-        {
-            // The environment file and lock are read while the prefix is: at 10,000 records
-            // the lock alone is a tenth of the work (issue 19).
-            ports.workers.for_each(2, request.jobs,
-                                   [&](std::size_t part)
-                                   { part == 0 ? read_inputs() : read_prefix(); });
-            if (!*inputs)
-            {
-                return util::unexpected(inputs->error());
-            }
-            smoke = start_smoke_for(**inputs, request, ports); // with the workers joined
+            return util::unexpected(inputs->error());
         }
         if (!*installed)
         {
             return util::unexpected(installed->error());
         }
+        // Started with the workers joined: the smoke test's child is forked and runs without
+        // exec, so no other thread of ours may hold a lock at that moment.
+        const auto smoke = start_smoke_for(**inputs, request, ports);
         if (auto selected = select_for_python(**inputs, request, platform, **installed, check);
             !selected)
         {

@@ -358,9 +358,6 @@ namespace envcheck::tests
         // meanwhile.
         const std::vector<app::MachineProbeRequest>* machine_probes = nullptr;
         std::vector<std::size_t> probes_before_start;
-        // How many prefix reads had been made when each run started (FakeWorld wires it).
-        const std::vector<app::PrefixReadOptions>* prefix_reads = nullptr;
-        std::vector<std::size_t> prefix_reads_before_start;
 
         auto probes() const -> std::vector<app::SmokeProbeInfo> override { return registry; }
 
@@ -433,7 +430,6 @@ namespace envcheck::tests
         {
             runs.push_back(request);
             probes_before_start.push_back(machine_probes != nullptr ? machine_probes->size() : 0);
-            prefix_reads_before_start.push_back(prefix_reads != nullptr ? prefix_reads->size() : 0);
             return std::make_unique<Pending>(*this, request);
         }
     };
@@ -603,7 +599,6 @@ namespace envcheck::tests
         {
             smoke.machine_probes = &machine.probes;
             smoke.machine_probing = &machine.probing;
-            smoke.prefix_reads = &prefixes.reads;
         }
         FakeWorld(const FakeWorld&) = delete;
         auto operator=(const FakeWorld&) -> FakeWorld& = delete;

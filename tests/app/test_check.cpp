@@ -282,20 +282,12 @@ TEST_CASE("run_check errors: every input is read before anything is compared", "
         CHECK(error.where.file == item.file);
         CHECK(error.where.line == item.line);
     }
-    // The machine was not probed for any of them. A JSON lock (one that may record baselines,
-    // so that the GPU child starts as soon as it is read) is read before the environment, and
-    // its error ends the check first; other inputs are read while the environment is, so the
-    // environment file's case read it once, and its error still wins. The reads: lock()'s and
-    // that case's (the first two tolerance cases fail before anything is read).
-    CHECK(world.prefixes.reads.size() == 1 + 1);
+    // The machine was not probed for any of them. (The environment is read while the inputs are,
+    // so each read it once; an input's error still wins over anything the environment says.)
+    // lock()'s, and one for each case whose error comes from reading an input (the first two
+    // tolerance cases fail before anything is read).
+    CHECK(world.prefixes.reads.size() == 1 + 4);
     CHECK(world.machine.probes.empty());
-    // With --no-gpu, a JSON lock is read while the environment is.
-    world.prefixes.reads.clear();
-    app::CheckRequest no_gpu;
-    no_gpu.lock = "broken.lock.json";
-    no_gpu.no_gpu = true;
-    CHECK(check_error(world, no_gpu).kind == util::ErrorKind::parse);
-    CHECK(world.prefixes.reads.size() == 1);
 }
 
 TEST_CASE("run_check usage errors", "[app][check]")
@@ -398,14 +390,6 @@ TEST_CASE("run_check performance against the lock's baselines", "[app][check]")
           "bandwidth.h2d_pinned_gbps dropped at least 45% in two measurements (55 GB/s locked, "
           "30 GB/s now, 27.5 GB/s at first; tolerance 4%)"));
         CHECK(lasting.check.performance[0].metrics.at("measured") == 30.0);
-    }
-
-    SECTION("the GPU child starts as soon as a JSON lock is read, before the environment is")
-    {
-        world.prefixes.reads.clear();
-        CHECK(check(world).verdict() == app::Verdict::clean);
-        CHECK(world.smoke.prefix_reads_before_start.back() == 0);
-        CHECK(world.prefixes.reads.size() == 1);
     }
 
     SECTION("as locked, one run: nothing to measure again")
