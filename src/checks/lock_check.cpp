@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <optional>
 #include <unordered_map>
 
@@ -397,11 +398,21 @@ namespace envcheck::checks
                              const std::vector<model::Package>& packages,
                              const util::ForEachIndex& for_each) -> LockFindingsDraft
     {
-        // The lock's packages, required then optional, as one list.
-        const std::size_t required_count = locked_packages.size();
-        const auto locked_at = [&](std::size_t i) -> model::Package&
-        { return i < required_count ? locked_packages[i] : optional_packages[i - required_count]; };
-        const std::size_t locked_count = required_count + optional_packages.size();
+        // The lock's packages, required then optional, as one list; kept whole, each finding
+        // points at its own.
+        const auto required =
+          std::make_shared<const std::vector<model::Package>>(std::move(locked_packages));
+        const auto optional =
+          std::make_shared<const std::vector<model::Package>>(std::move(optional_packages));
+        const std::size_t required_count = required->size();
+        const auto locked_at = [&](std::size_t i) -> const model::Package&
+        { return i < required_count ? (*required)[i] : (*optional)[i - required_count]; };
+        const auto locked_ref = [&](std::size_t i)
+        {
+            return i < required_count ? model::PackageRef(required, i)
+                                      : model::PackageRef(optional, i - required_count);
+        };
+        const std::size_t locked_count = required_count + optional->size();
 
         // Every key, made on the workers: the matching below only hashes and compares them.
         std::vector<std::string> installed_keys(packages.size());
@@ -492,8 +503,7 @@ namespace envcheck::checks
             }
         }
 
-        // The findings, each on its own packages, on the workers: each locked package moves
-        // into its finding (no package is in two pairings); the installed ones are only read.
+        // The findings, each on its own packages, on the workers; the packages are only read.
         LockFindingsDraft draft;
         draft.findings.resize(pairings.size());
         draft.installed.resize(pairings.size(), none);
@@ -520,7 +530,7 @@ namespace envcheck::checks
                     ", not in the lock";
                   return;
               }
-              model::Package& locked = locked_at(locked_index);
+              const model::Package& locked = locked_at(locked_index);
               finding.name = locked.name;
               finding.manager = locked.manager;
               if (installed_index == none)
@@ -530,7 +540,7 @@ namespace envcheck::checks
                                    (locked.manager == model::Manager::conda ? conda_label(locked)
                                                                             : locked.version) +
                                    ", not installed";
-                  finding.expected = std::move(locked);
+                  finding.expected = locked_ref(locked_index);
                   return;
               }
               const model::Package& match = packages[installed_index];
@@ -538,7 +548,7 @@ namespace envcheck::checks
               finding.status =
                 finding.reason.empty() ? model::PackageStatus::ok : model::PackageStatus::changed;
               finding.notes = source_notes(locked, match);
-              finding.expected = std::move(locked);
+              finding.expected = locked_ref(locked_index);
           });
         return draft;
     }
@@ -547,11 +557,13 @@ namespace envcheck::checks
                               std::vector<model::Package> installed_packages)
       -> std::vector<model::PackageFinding>
     {
+        const auto installed =
+          std::make_shared<const std::vector<model::Package>>(std::move(installed_packages));
         for (std::size_t i = 0; i < draft.findings.size(); ++i)
         {
             if (draft.installed[i] != LockFindingsDraft::not_installed)
             {
-                draft.findings[i].installed = std::move(installed_packages.at(draft.installed[i]));
+                draft.findings[i].installed = model::PackageRef(installed, draft.installed[i]);
             }
         }
         sort_findings(draft.findings);

@@ -116,8 +116,8 @@ namespace envcheck::model
         Manager manager = Manager::conda;
         std::optional<std::string> spec;    // the requested spec as written (checks against --env)
         util::SourceLocation spec_location; // where the spec is written
-        std::optional<Package> expected;    // the locked package (checks against --lock)
-        std::optional<Package> installed;   // nullopt when not installed
+        PackageRef expected;                // the locked package (checks against --lock)
+        PackageRef installed;               // none when not installed
         PackageStatus status = PackageStatus::ok;
         std::string reason;             // why it is not ok, in one line
         std::vector<std::string> notes; // differences that do not change the status

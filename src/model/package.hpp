@@ -3,7 +3,9 @@
 #ifndef ENVCHECK_MODEL_PACKAGE_HPP
 #define ENVCHECK_MODEL_PACKAGE_HPP
 
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -59,6 +61,58 @@ namespace envcheck::model
         std::string source; // where it was read, relative to the prefix or lock
 
         auto operator==(const Package&) const -> bool = default;
+    };
+
+    // The package a finding names, read like std::optional<Package>: one of a list read once
+    // and shared whole (the lock's, the environment's), or one of its own. Issue 19: findings
+    // that each held their own two copies were 5.7 MB of fresh memory at 5,000 records, a
+    // tenth of the check's page faults. Compared by value.
+    class PackageRef
+    {
+    public:
+        PackageRef() = default;
+        PackageRef(std::nullopt_t) {} // NOLINT(google-explicit-constructor): as optional's
+        // NOLINTNEXTLINE(google-explicit-constructor): assigned a package, as optional's
+        PackageRef(Package package)
+          : m_package(std::make_shared<const Package>(std::move(package)))
+        {
+        }
+        // The list's package `index`, sharing the list (no copy of the package).
+        PackageRef(const std::shared_ptr<const std::vector<Package>>& list, std::size_t index)
+          : m_package(list, &list->at(index))
+        {
+        }
+
+        [[nodiscard]] auto has_value() const -> bool { return m_package != nullptr; }
+        explicit operator bool() const { return has_value(); }
+        auto operator->() const -> const Package* { return m_package.get(); }
+        auto operator*() const -> const Package& { return *m_package; }
+        // The package; throws std::bad_optional_access without one, as optional's.
+        [[nodiscard]] auto value() const -> const Package&
+        {
+            if (!m_package)
+            {
+                throw std::bad_optional_access();
+            }
+            return *m_package;
+        }
+
+        friend auto operator==(const PackageRef& left, const PackageRef& right) -> bool
+        {
+            return left.has_value() == right.has_value() &&
+                   (!left.has_value() || *left.m_package == *right.m_package);
+        }
+        friend auto operator==(const PackageRef& left, const Package& right) -> bool
+        {
+            return left.has_value() && *left.m_package == right;
+        }
+        friend auto operator==(const PackageRef& left, std::nullopt_t) -> bool
+        {
+            return !left.has_value();
+        }
+
+    private:
+        std::shared_ptr<const Package> m_package;
     };
 
     // The key a package is matched by across sources: conda names as they are (conda names are

@@ -415,7 +415,7 @@ namespace envcheck::report
             return section("Performance", out);
         }
 
-        auto package_version(const std::optional<model::Package>& package) -> std::string
+        auto package_version(const model::PackageRef& package) -> std::string
         {
             if (!package)
             {
