@@ -315,30 +315,25 @@ namespace envcheck::checks
         return std::nullopt;
     }
 
-    auto package_identity_of(const model::Package& package) -> std::optional<specs::PackageRecord>
+    auto conda_build_number(const model::Package& package) -> std::uint64_t
+    {
+        return package.build_number && *package.build_number > 0
+                 ? static_cast<std::uint64_t>(*package.build_number)
+                 : 0;
+    }
+
+    auto package_record_of(const model::Package& package) -> std::optional<specs::PackageRecord>
     {
         auto version = specs::Version::parse(package.version);
         if (!version)
         {
             return std::nullopt;
         }
-        specs::PackageRecord record;
-        record.name = package.name;
-        record.version = std::move(*version);
-        record.build = package.build;
-        record.build_number = package.build_number && *package.build_number > 0
-                                ? static_cast<std::uint64_t>(*package.build_number)
-                                : 0;
-        return record;
-    }
-
-    auto package_record_of(const model::Package& package) -> std::optional<specs::PackageRecord>
-    {
-        auto record = package_identity_of(package);
-        if (!record)
-        {
-            return std::nullopt;
-        }
+        std::optional<specs::PackageRecord> record(std::in_place);
+        record->name = package.name;
+        record->version = std::move(*version);
+        record->build = package.build;
+        record->build_number = conda_build_number(package);
         record->channel = package.channel;
         record->subdir = package.subdir;
         record->md5 = package.md5;

@@ -12,6 +12,7 @@
 #ifndef ENVCHECK_CHECKS_ENV_CHECK_HPP
 #define ENVCHECK_CHECKS_ENV_CHECK_HPP
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -43,10 +44,8 @@ namespace envcheck::checks
     // MatchSpec reads; not its depends); nullopt when its version is not a conda version.
     [[nodiscard]] auto package_record_of(const model::Package& package)
       -> std::optional<specs::PackageRecord>;
-    // The same with the name, version, build and build number alone: enough for a MatchSpec
-    // that does not read the record's details (specs::MatchSpec::reads_record_details).
-    [[nodiscard]] auto package_identity_of(const model::Package& package)
-      -> std::optional<specs::PackageRecord>;
+    // A conda package's build number as a record has it (0 when unknown or negative).
+    [[nodiscard]] auto conda_build_number(const model::Package& package) -> std::uint64_t;
 
     // Whether a selector (`linux`, `osx`, `win`, `unix`, `linux64`, `not win`, ...) applies to a
     // conda platform; nullopt when the selector is not understood.

@@ -1680,17 +1680,17 @@ namespace envcheck::specs
     // Matching and printing
     // ---------------------------------------------------------------------------------------
 
+    auto MatchSpec::matches_identity(std::string_view name, const Version& version,
+                                     std::string_view build, std::uint64_t build_number) const
+      -> bool
+    {
+        return m_name.matches(name) && (m_version.is_free() || m_version.contains(version)) &&
+               m_build.matches(build) && m_build_number.contains(build_number);
+    }
+
     auto MatchSpec::matches(const PackageRecord& record) const -> bool
     {
-        if (!m_name.matches(record.name))
-        {
-            return false;
-        }
-        if (!m_version.is_free() && !m_version.contains(record.version))
-        {
-            return false;
-        }
-        if (!m_build.matches(record.build) || !m_build_number.contains(record.build_number))
+        if (!matches_identity(record.name, record.version, record.build, record.build_number))
         {
             return false;
         }

@@ -165,6 +165,10 @@ namespace envcheck::specs
         // Whether matches() reads more of a record than its name, version, build and build
         // number: a spec that does not is matched as well against a record of those four alone.
         [[nodiscard]] auto reads_record_details() const -> bool;
+        // The part of matches() those four decide: all of it unless reads_record_details().
+        [[nodiscard]] auto matches_identity(std::string_view name, const Version& version,
+                                            std::string_view build,
+                                            std::uint64_t build_number) const -> bool;
 
         // conda's canonical string (str(MatchSpec)): `conda-forge::numpy==1.26.4=py312h8_0`,
         // `numpy=1.26`, `numpy[version='>=1.26,<2']`.

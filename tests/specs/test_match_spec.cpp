@@ -541,6 +541,8 @@ namespace
             if (!details)
             {
                 CHECK(parsed.matches(identity) == parsed.matches(full));
+                CHECK(parsed.matches_identity(full.name, full.version, full.build,
+                                              full.build_number) == parsed.matches(full));
             }
         }
     }
