@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
 #include <exception>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -1330,6 +1332,43 @@ namespace envcheck::formats
             std::vector<Line> lines;
         };
 
+        // The first character YAML does not allow in a stream, as PyYAML's and libyaml's readers
+        // judge it (YAML 1.1 c-printable): a C0 control other than tab, line feed and carriage
+        // return, DEL, a C1 control other than NEL, U+FFFE or U+FFFF; with its code point.
+        // `text` is valid UTF-8.
+        auto find_non_printable(std::string_view text)
+          -> std::optional<std::pair<std::size_t, char32_t>>
+        {
+            for (std::size_t at = 0; at < text.size(); ++at)
+            {
+                const auto byte = static_cast<unsigned char>(text[at]);
+                if (byte < 0x80)
+                {
+                    if ((byte < 0x20 && byte != '\t' && byte != '\n' && byte != '\r') ||
+                        byte == 0x7F)
+                    {
+                        return std::pair{ at, static_cast<char32_t>(byte) };
+                    }
+                    continue;
+                }
+                // U+0080 to U+009F are C2 80 to C2 9F; U+FFFE and U+FFFF are EF BF BE/BF.
+                const auto next =
+                  at + 1 < text.size() ? static_cast<unsigned char>(text[at + 1]) : 0;
+                if (byte == 0xC2 && next >= 0x80 && next <= 0x9F && next != 0x85)
+                {
+                    return std::pair{ at, static_cast<char32_t>(next) };
+                }
+                if (byte == 0xEF && next == 0xBF && at + 2 < text.size() &&
+                    (static_cast<unsigned char>(text[at + 2]) & 0xFEU) == 0xBE)
+                {
+                    return std::pair{ at, static_cast<char32_t>(
+                                            0xFFC0U |
+                                            (static_cast<unsigned char>(text[at + 2]) & 0x3FU)) };
+                }
+            }
+            return std::nullopt;
+        }
+
         auto check_text(std::string_view text) -> util::Result<CheckedText, EnvDiagnostic>
         {
             // A UTF-8 byte order mark is invisible to users and to YAML; positions start after it.
@@ -1346,6 +1385,20 @@ namespace envcheck::formats
                                   "byte 0x" + util::to_hex(text.substr(*bad, 1)) +
                                     " is not valid UTF-8 (is the file UTF-16 or Latin-1?)",
                                   { where.line, where.column }));
+            }
+            // Said here, before either YAML reader: yaml-cpp's LoadAll never returned on a NUL
+            // byte (found by fuzz_environment_yaml: "\0,\0~\0." grew past 2 GB).
+            if (const auto control = find_non_printable(text))
+            {
+                const auto [at, code_point] = *control;
+                const auto where = util::line_column_at(text, at);
+                char name[16];
+                std::snprintf(name, sizeof name, "U+%04X", static_cast<unsigned>(code_point));
+                return util::unexpected(make_diagnostic(
+                  rule::syntax,
+                  std::string("the non-printable character ") + name +
+                    " is not allowed in YAML (conda's reader refuses the file)",
+                  { where.line, where.column }, "Delete the character, or save the file as text."));
             }
             // Bounded time and memory: a 1 GiB file of comments took 170 s and 3.9 GB to read.
             if (text.size() > environment_file_size_limit)

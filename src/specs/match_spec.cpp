@@ -1872,7 +1872,10 @@ namespace envcheck::specs
         {
             brackets.push_back(bracket_pair("features", join(*m_features, " ")));
         }
-        if (m_url && !m_channel)
+        // conda leaves the url out when a channel is printed; that is a package URL's own
+        // (`https://.../linux-64/numpy-....conda`), and any other spec keeps it so that it
+        // re-parses equal (fuzz_match_spec: `conda-forge::numpy[url=...]`).
+        if (m_url && (!m_channel || !m_package_file))
         {
             brackets.push_back(bracket_pair("url", *m_url));
         }

@@ -68,7 +68,8 @@
 // - to_string() is conda's str(MatchSpec), with these differences, each so that it re-parses to
 //   an equal spec: glob versions go in brackets (conda writes `numpy==1.*.1`, which means
 //   something else); a free build (`=*`) is dropped; a non-exact subdir goes in brackets; the
-//   optional flag prints as `[optional]`. For package-URL specs conda's form drops url and fn,
+//   optional flag prints as `[optional]`; a `[url=...]` stays beside a channel (conda drops it
+//   there). For package-URL specs conda's form drops url and fn,
 //   so parse(to_string(x)) equals x there only up to those two fields.
 #ifndef ENVCHECK_SPECS_MATCH_SPEC_HPP
 #define ENVCHECK_SPECS_MATCH_SPEC_HPP

@@ -248,6 +248,14 @@ namespace
               "yaml.syntax", 4, 8 },
             { "unclosed flow list", "channels: [conda-forge\ndependencies: []\n", "yaml.syntax", 0,
               0 },
+            // Characters YAML does not allow, said before either reader: yaml-cpp 0.7's LoadAll
+            // never returned on the first (found by fuzzing).
+            { "NUL bytes", std::string("\0,\0~\0.", 6), "yaml.syntax", 1, 1 },
+            { "a control character in a spec", "dependencies:\n  - numpy\x01\n", "yaml.syntax", 2,
+              10 },
+            { "DEL", "name: a\x7f\ndependencies: []\n", "yaml.syntax", 1, 8 },
+            { "a C1 control", "name: a\xC2\x9F\ndependencies: []\n", "yaml.syntax", 1, 8 },
+            { "U+FFFE", "dependencies: []\nname: \xEF\xBF\xBE\n", "yaml.syntax", 2, 7 },
         };
         for (const auto& item : cases)
         {

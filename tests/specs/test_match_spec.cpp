@@ -179,6 +179,13 @@ namespace
         CHECK(loose.name().is_free());
         CHECK(loose.fn() == "foo-1.0-0.tar.bz2");
         CHECK(loose.to_string() == "*[url=https://example.com/files/foo-1.0-0.tar.bz2]");
+
+        // Not a package URL: the url bracket stays beside the channel, where conda's form drops
+        // it, so that the text reads back as the same spec (found by fuzz_match_spec).
+        const MatchSpec bracketed = spec("conda-forge::numpy[url=https://example.com/x.conda]");
+        CHECK_FALSE(bracketed.is_package_file());
+        CHECK(bracketed.to_string() == "conda-forge::numpy[url=https://example.com/x.conda]");
+        CHECK(spec(bracketed.to_string()) == bracketed);
     }
 
     TEST_CASE("MatchSpec::to_string is conda's canonical form (CEP 29 examples)",
