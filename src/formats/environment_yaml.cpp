@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cstdio>
 #include <exception>
 #include <optional>
 #include <string>
@@ -1392,11 +1391,15 @@ namespace envcheck::formats
             {
                 const auto [at, code_point] = *control;
                 const auto where = util::line_column_at(text, at);
-                char name[16];
-                std::snprintf(name, sizeof name, "U+%04X", static_cast<unsigned>(code_point));
+                constexpr std::string_view digits = "0123456789ABCDEF";
+                std::string name = "U+";
+                for (int shift = 12; shift >= 0; shift -= 4) // every one found is below U+10000
+                {
+                    name += digits[(code_point >> static_cast<unsigned>(shift)) & 0xFU];
+                }
                 return util::unexpected(make_diagnostic(
                   rule::syntax,
-                  std::string("the non-printable character ") + name +
+                  "the non-printable character " + name +
                     " is not allowed in YAML (conda's reader refuses the file)",
                   { where.line, where.column }, "Delete the character, or save the file as text."));
             }
