@@ -1,3 +1,6 @@
+#include <memory>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -81,5 +84,33 @@ namespace
             sort_packages(packages); // sorting again changes nothing
             CHECK(labels(packages) == sorted);
         }
+    }
+
+    TEST_CASE("PackageRef reads like an optional package and compares by value", "[model][Package]")
+    {
+        Package numpy;
+        numpy.name = "numpy";
+        numpy.version = "1.26.4";
+        Package scipy = numpy;
+        scipy.name = "scipy";
+        const auto list = std::make_shared<const std::vector<Package>>(std::vector{ numpy, scipy });
+
+        const PackageRef none;
+        const PackageRef from_nullopt = std::nullopt;
+        const PackageRef own = numpy;     // a package of its own
+        const PackageRef shared(list, 1); // scipy, in the list
+        CHECK_FALSE(none.has_value());
+        CHECK_FALSE(from_nullopt);
+        CHECK(none == std::nullopt);
+        CHECK_THROWS_AS(none.value(), std::bad_optional_access);
+        CHECK(own->name == "numpy");
+        CHECK((*shared).name == "scipy");
+        CHECK(&shared.value() == &(*list)[1]); // the list's own package, not a copy
+        CHECK(own == numpy);
+        CHECK(PackageRef(list, 0) == own); // equal by value, wherever each lives
+        CHECK_FALSE(shared == own);
+        CHECK_FALSE(none == own);
+        CHECK(none == from_nullopt);
+        CHECK_THROWS_AS(PackageRef(list, 2), std::out_of_range);
     }
 }
