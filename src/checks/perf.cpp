@@ -243,11 +243,17 @@ namespace envcheck::checks
             return text + "; tolerance " + util::format_percent(tolerance) + ")";
         }
 
+        // (value - baseline) / baseline, signed; 0 against a baseline of 0.
+        auto change_of(const model::BaselineMetric& metric, double value) -> double
+        {
+            return metric.value != 0.0 ? (value - metric.value) / metric.value : 0.0;
+        }
+
         // The loss of `value` against the metric's baseline in the metric's own direction;
         // negative is a gain.
         auto drop_of(const model::BaselineMetric& metric, double value) -> double
         {
-            const double change = metric.value != 0.0 ? (value - metric.value) / metric.value : 0.0;
+            const double change = change_of(metric, value);
             return metric.direction == model::MetricDirection::higher_is_better ? -change : change;
         }
 
@@ -290,7 +296,7 @@ namespace envcheck::checks
             }
             comparison.measured = value;
             comparison.at_first = at_first;
-            comparison.change = metric.value != 0.0 ? (value - metric.value) / metric.value : 0.0;
+            comparison.change = change_of(metric, value);
             comparison.drop = drop_of(metric, value);
             const std::string values =
               values_text(metric, fresh->value, at_first, comparison.tolerance);
