@@ -17,6 +17,16 @@ namespace envcheck::specs
             "license",      "license_family", "fn",        "when",
         };
 
+        // A parsed version spec as the one a MatchSpec shares.
+        auto shared(util::Result<VersionSpec, util::ParseError> parsed) -> VersionSpecCache::Entry
+        {
+            if (!parsed)
+            {
+                return util::unexpected(std::move(parsed).error());
+            }
+            return std::make_shared<const VersionSpec>(std::move(parsed).value());
+        }
+
         auto is_url(std::string_view text) -> bool
         {
             const auto scheme = text.find("://");
@@ -245,27 +255,20 @@ namespace envcheck::specs
               version.starts_with("==") ? version_begin + 2 : version_begin;
             const std::string_view version_text =
               text.substr(sanitized_begin, version_end - sanitized_begin);
-            std::optional<util::Result<VersionSpec, util::ParseError>> parsed;
+            std::optional<VersionSpecCache::Entry> parsed;
             const auto& version_spec = cache != nullptr
                                          ? cache->parse(version_text)
-                                         : parsed.emplace(VersionSpec::parse(version_text));
+                                         : parsed.emplace(shared(VersionSpec::parse(version_text)));
             if (!version_spec)
             {
                 return false;
             }
-            for (const auto& warning : version_spec->warnings())
+            for (const auto& warning : (*version_spec)->warnings())
             {
                 spec.m_warnings.push_back(
                   { sanitized_begin + warning.offset, warning.length, warning.message });
             }
-            if (parsed)
-            {
-                spec.m_version = std::move(*parsed).value();
-            }
-            else
-            {
-                spec.m_version = version_spec.value(); // the cache's: a copy
-            }
+            spec.m_version = version_spec.value();
             spec.m_spans[static_cast<std::size_t>(SpecField::version)] =
               TextSpan{ version_begin, version.size() };
             return true;
@@ -1133,7 +1136,7 @@ namespace envcheck::specs
                 warn(begin + warning.offset, begin + warning.offset + warning.length,
                      warning.message);
             }
-            m_spec.m_version = std::move(version).value();
+            m_spec.m_version = std::make_shared<const VersionSpec>(std::move(version).value());
             set_span(SpecField::version, span_begin, end);
         }
 
@@ -1650,14 +1653,19 @@ namespace envcheck::specs
         return spec; // one return of one object: no move
     }
 
-    auto VersionSpecCache::parse(std::string_view text)
-      -> const util::Result<VersionSpec, util::ParseError>&
+    auto MatchSpec::version() const -> const VersionSpec&
+    {
+        static const VersionSpec free_spec;
+        return m_version ? *m_version : free_spec;
+    }
+
+    auto VersionSpecCache::parse(std::string_view text) -> const Entry&
     {
         if (const auto found = m_specs.find(text); found != m_specs.end())
         {
             return found->second;
         }
-        return m_specs.emplace(std::string(text), VersionSpec::parse(text)).first->second;
+        return m_specs.emplace(std::string(text), shared(VersionSpec::parse(text))).first->second;
     }
 
     auto parse_match_spec_full(std::string_view text) -> util::Result<MatchSpec, util::ParseError>
@@ -1684,7 +1692,8 @@ namespace envcheck::specs
                                      std::string_view build, std::uint64_t build_number) const
       -> bool
     {
-        return m_name.matches(name) && (m_version.is_free() || m_version.contains(version)) &&
+        const VersionSpec& spec = this->version();
+        return m_name.matches(name) && (spec.is_free() || spec.contains(version)) &&
                m_build.matches(build) && m_build_number.contains(build_number);
     }
 
@@ -1917,10 +1926,11 @@ namespace envcheck::specs
     auto MatchSpec::conda_build_form() const -> std::string
     {
         std::string out = m_name.text();
-        const Version* exact = m_version.exact_version();
-        const std::string version = m_version.is_free() ? std::string()
-                                    : exact             ? std::string(exact->text())
-                                                        : m_version.to_string();
+        const VersionSpec& spec = this->version();
+        const Version* exact = spec.exact_version();
+        const std::string version = spec.is_free() ? std::string()
+                                    : exact        ? std::string(exact->text())
+                                                   : spec.to_string();
         if (!m_build.is_free())
         {
             out += ' ' + (version.empty() ? std::string("*") : version) + ' ' + m_build.text();
@@ -1948,7 +1958,7 @@ namespace envcheck::specs
 
     auto operator==(const MatchSpec& a, const MatchSpec& b) -> bool
     {
-        return a.m_name == b.m_name && a.m_version == b.m_version && a.m_build == b.m_build &&
+        return a.m_name == b.m_name && a.version() == b.version() && a.m_build == b.m_build &&
                a.m_build_number == b.m_build_number && a.m_channel == b.m_channel &&
                a.m_subdir == b.m_subdir && a.m_md5 == b.m_md5 && a.m_sha256 == b.m_sha256 &&
                a.m_url == b.m_url && a.m_fn == b.m_fn && a.m_license == b.m_license &&
