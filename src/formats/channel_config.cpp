@@ -5,6 +5,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "formats/yaml_text.hpp"
 #include "util/strings.hpp"
 
 namespace envcheck::formats
@@ -158,6 +159,14 @@ namespace envcheck::formats
     auto parse_condarc(std::string_view text, std::string_view file_name)
       -> util::Result<CondaConfig>
     {
+        if (const auto control = find_non_printable(text))
+        {
+            const auto where = util::line_column_at(text, control->offset);
+            return util::unexpected(util::make_error(
+              util::ErrorKind::parse, describe_non_printable(*control),
+              util::SourceLocation{ std::string(file_name), where.line, where.column },
+              "delete the character, or save the file as text"));
+        }
         YAML::Node root;
         try
         {

@@ -10,6 +10,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "formats/yaml_document.hpp"
+#include "formats/yaml_text.hpp"
 #include "util/strings.hpp"
 
 namespace envcheck::formats
@@ -1331,43 +1332,6 @@ namespace envcheck::formats
             std::vector<Line> lines;
         };
 
-        // The first character YAML does not allow in a stream, as PyYAML's and libyaml's readers
-        // judge it (YAML 1.1 c-printable): a C0 control other than tab, line feed and carriage
-        // return, DEL, a C1 control other than NEL, U+FFFE or U+FFFF; with its code point.
-        // `text` is valid UTF-8.
-        auto find_non_printable(std::string_view text)
-          -> std::optional<std::pair<std::size_t, char32_t>>
-        {
-            for (std::size_t at = 0; at < text.size(); ++at)
-            {
-                const auto byte = static_cast<unsigned char>(text[at]);
-                if (byte < 0x80)
-                {
-                    if ((byte < 0x20 && byte != '\t' && byte != '\n' && byte != '\r') ||
-                        byte == 0x7F)
-                    {
-                        return std::pair{ at, static_cast<char32_t>(byte) };
-                    }
-                    continue;
-                }
-                // U+0080 to U+009F are C2 80 to C2 9F; U+FFFE and U+FFFF are EF BF BE/BF.
-                const auto next =
-                  at + 1 < text.size() ? static_cast<unsigned char>(text[at + 1]) : 0;
-                if (byte == 0xC2 && next >= 0x80 && next <= 0x9F && next != 0x85)
-                {
-                    return std::pair{ at, static_cast<char32_t>(next) };
-                }
-                if (byte == 0xEF && next == 0xBF && at + 2 < text.size() &&
-                    (static_cast<unsigned char>(text[at + 2]) & 0xFEU) == 0xBE)
-                {
-                    return std::pair{ at, static_cast<char32_t>(
-                                            0xFFC0U |
-                                            (static_cast<unsigned char>(text[at + 2]) & 0x3FU)) };
-                }
-            }
-            return std::nullopt;
-        }
-
         auto check_text(std::string_view text) -> util::Result<CheckedText, EnvDiagnostic>
         {
             // A UTF-8 byte order mark is invisible to users and to YAML; positions start after it.
@@ -1389,19 +1353,10 @@ namespace envcheck::formats
             // byte (found by fuzz_environment_yaml: "\0,\0~\0." grew past 2 GB).
             if (const auto control = find_non_printable(text))
             {
-                const auto [at, code_point] = *control;
-                const auto where = util::line_column_at(text, at);
-                constexpr std::string_view digits = "0123456789ABCDEF";
-                std::string name = "U+";
-                for (int shift = 12; shift >= 0; shift -= 4) // every one found is below U+10000
-                {
-                    name += digits[(code_point >> static_cast<unsigned>(shift)) & 0xFU];
-                }
+                const auto where = util::line_column_at(text, control->offset);
                 return util::unexpected(make_diagnostic(
-                  rule::syntax,
-                  "the non-printable character " + name +
-                    " is not allowed in YAML (conda's reader refuses the file)",
-                  { where.line, where.column }, "Delete the character, or save the file as text."));
+                  rule::syntax, describe_non_printable(*control), { where.line, where.column },
+                  "Delete the character, or save the file as text."));
             }
             // Bounded time and memory: a 1 GiB file of comments took 170 s and 3.9 GB to read.
             if (text.size() > environment_file_size_limit)

@@ -225,6 +225,13 @@ ssl_verify: true
             { "custom_channels:\n  nvidia: {a: b}\n", 2,
               "'custom_channels' must map channel names to URLs" },
             { "default_channels: {a: b}\n", 1, "default_channels must be a list of channels" },
+            // Characters YAML forbids, which yaml-cpp would take (conda refuses the file).
+            { std::string_view("\0,\0~\0.", 6), 1,
+              "the non-printable character U+0000 is not allowed in YAML (conda's reader "
+              "refuses the file)" },
+            { "channels:\n  - conda\x01" "forge\n", 2,
+              "the non-printable character U+0001 is not allowed in YAML (conda's reader "
+              "refuses the file)" },
         };
         for (const auto& [text, line, message] : cases)
         {
