@@ -277,15 +277,6 @@ namespace envcheck::app
         }
 
         // The locked device `index` in a smoke report; nullptr when it was not measured.
-        auto measured_device(const model::SmokeReport& report, int index)
-          -> const model::DeviceSmoke*
-        {
-            const auto found =
-              std::find_if(report.devices.begin(), report.devices.end(),
-                           [&](const auto& measured) { return measured.device.index == index; });
-            return found == report.devices.end() ? nullptr : &*found;
-        }
-
         // A second smoke run of the probes whose metrics dropped, on the GPUs they dropped on,
         // and the drops compared again with it (checks::confirm_drops): a transient drop does
         // not fail the check. Costs a second child (a CUDA context) only when something dropped.
@@ -325,7 +316,7 @@ namespace envcheck::app
             for (const auto& baseline : baselines)
             {
                 const auto comparisons = compared.find(baseline.device_index);
-                const auto* device = measured_device(report, baseline.device_index);
+                const auto* device = report.device(baseline.device_index);
                 if (comparisons == compared.end() || device == nullptr)
                 {
                     continue;
@@ -369,7 +360,7 @@ namespace envcheck::app
             std::map<int, std::vector<checks::PerfComparison>> compared;
             for (const auto& baseline : baselines)
             {
-                const auto* device = measured_device(report, baseline.device_index);
+                const auto* device = report.device(baseline.device_index);
                 if (device != nullptr && !busy.contains(baseline.device_index))
                 {
                     compared[baseline.device_index] = checks::compare_performance(

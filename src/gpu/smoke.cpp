@@ -163,7 +163,7 @@ namespace envcheck::gpu
             void on(const StartEvent& event)
             {
                 m_running = event;
-                if (auto* device = find_device(event.device))
+                if (auto* device = m_report.device(event.device))
                 {
                     notify(ProgressEvent{ ProgressEvent::Kind::probe_started, device->device,
                                           event.probe, model::Status::skip,
@@ -173,7 +173,7 @@ namespace envcheck::gpu
 
             void on(const ResultEvent& event)
             {
-                auto* device = find_device(event.device);
+                auto* device = m_report.device(event.device);
                 if (device == nullptr)
                 {
                     m_protocol_error = "the probe process reported a result for device " +
@@ -194,14 +194,6 @@ namespace envcheck::gpu
             [[nodiscard]] auto finished() const -> bool { return m_finished; }
 
         private:
-            auto find_device(int index) -> model::DeviceSmoke*
-            {
-                const auto found =
-                  std::find_if(m_report.devices.begin(), m_report.devices.end(),
-                               [&](const auto& device) { return device.device.index == index; });
-                return found == m_report.devices.end() ? nullptr : &*found;
-            }
-
             void classify_runtime()
             {
                 const RuntimeEvent& runtime = *m_runtime;

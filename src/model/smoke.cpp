@@ -99,6 +99,19 @@ namespace envcheck::model
                            });
     }
 
+    auto SmokeReport::device(int index) const -> const DeviceSmoke*
+    {
+        const auto found =
+          std::find_if(devices.begin(), devices.end(),
+                       [&](const DeviceSmoke& measured) { return measured.device.index == index; });
+        return found == devices.end() ? nullptr : &*found;
+    }
+
+    auto SmokeReport::device(int index) -> DeviceSmoke*
+    {
+        return const_cast<DeviceSmoke*>(std::as_const(*this).device(index));
+    }
+
     auto to_check_run(const SmokeReport& report) -> CheckRun
     {
         CheckRun run;

@@ -108,6 +108,9 @@ namespace envcheck::model
 
         // True when probes ran and none failed or errored.
         [[nodiscard]] auto passed() const -> bool;
+        // The measurements of the GPU with this index; null when it was not measured.
+        [[nodiscard]] auto device(int index) const -> const DeviceSmoke*;
+        [[nodiscard]] auto device(int index) -> DeviceSmoke*;
         auto operator==(const SmokeReport&) const -> bool = default;
     };
 
