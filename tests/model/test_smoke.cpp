@@ -73,6 +73,24 @@ namespace
         CHECK_FALSE(no_driver.passed());
     }
 
+    TEST_CASE("SmokeReport::device finds a GPU by its index", "[model][SmokeReport]")
+    {
+        auto report = report_with(Status::pass, Status::pass); // the GPU with index 1
+        DeviceSmoke third;
+        third.device.index = 3;
+        report.devices.push_back(third);
+        const SmokeReport& measured = report;
+        REQUIRE(measured.device(1) != nullptr);
+        CHECK(measured.device(1)->device.uuid == "GPU-1");
+        REQUIRE(measured.device(3) != nullptr);
+        CHECK(measured.device(3)->probes.empty());
+        CHECK(measured.device(0) == nullptr);
+        CHECK(measured.device(-1) == nullptr);
+        CHECK(SmokeReport{}.device(0) == nullptr);
+        report.device(3)->probes.push_back(ProbeResult{}); // the mutable one is the same GPU
+        CHECK(measured.device(3)->probes.size() == 1);
+    }
+
     TEST_CASE("GpuDevice::architecture", "[model][GpuDevice]")
     {
         GpuDevice device;
