@@ -20,15 +20,26 @@ namespace envcheck::formats
         constexpr std::string_view dist_info_marker = ".dist-info/";
         constexpr std::string_view egg_info_marker = ".egg-info";
 
+        // What is wrong with a record that cannot be read: its JSON, or, valid JSON, its shape.
+        enum class RecordProblem
+        {
+            syntax,
+            shape,
+        };
+
         auto error_at(std::string_view text, std::string_view file_name, std::size_t offset,
-                      std::string message) -> util::Error
+                      std::string message, RecordProblem problem) -> util::Error
         {
             const auto position = util::line_column_at(text, std::min(offset, text.size()));
             return util::make_error(
               util::ErrorKind::parse, std::move(message),
               util::SourceLocation{ std::string(file_name), position.line, position.column },
-              "the record is not valid JSON; reinstall the package to rewrite it "
-              "(conda install --force-reinstall NAME), or remove the file");
+              problem == RecordProblem::syntax
+                ? "the record is not valid JSON; reinstall the package to rewrite it "
+                  "(conda install --force-reinstall NAME), or remove the file"
+                : "the file is JSON but not a record as conda writes them (another file "
+                  "copied into conda-meta/?); reinstall the package to rewrite it (conda "
+                  "install --force-reinstall NAME), or remove the file");
         }
 
         void add_anchor(std::vector<std::string>& anchors, std::string_view anchor)
@@ -1058,6 +1069,34 @@ namespace envcheck::formats
             }
             return files_from_json(document, options, record, problem);
         }
+
+        // The record through a full JSON document; `problem` says what a failure is about.
+        auto read_full(std::string_view text, std::string_view file_name,
+                       const CondaMetaOptions& options, RecordProblem& problem)
+          -> util::Result<CondaMetaRecord>
+        {
+            json document;
+            try
+            {
+                document = json::parse(text);
+            }
+            catch (const json::exception& error)
+            {
+                const auto failure = json_failure(error, text);
+                problem = RecordProblem::syntax;
+                return util::unexpected(
+                  error_at(text, file_name, failure.offset, failure.message, problem));
+            }
+            CondaMetaRecord record;
+            std::string what;
+            if (!record_from_json(document, options, record, what))
+            {
+                problem = RecordProblem::shape;
+                return util::unexpected(error_at(text, file_name, 0, what, problem));
+            }
+            finish_record(record, options);
+            return record;
+        }
     }
 
     auto python_anchor_of(std::string_view path) -> std::optional<std::string_view>
@@ -1092,35 +1131,20 @@ namespace envcheck::formats
         // What the fast path rejects goes through the full parser, which accepts any valid JSON
         // in a shape the fast path does not expect; when both reject the record, the fast path's
         // error is reported because it points at the offending character.
-        auto full = parse_conda_meta_full(text, file_name, options);
+        RecordProblem problem = RecordProblem::syntax;
+        auto full = read_full(text, file_name, options, problem);
         if (full)
         {
             return full;
         }
-        return util::unexpected(
-          error_at(text, file_name, reader.scanner().error_offset(), reader.scanner().error()));
+        return util::unexpected(error_at(text, file_name, reader.scanner().error_offset(),
+                                         reader.scanner().error(), problem));
     }
 
     auto parse_conda_meta_full(std::string_view text, std::string_view file_name,
                                const CondaMetaOptions& options) -> util::Result<CondaMetaRecord>
     {
-        json document;
-        try
-        {
-            document = json::parse(text);
-        }
-        catch (const json::exception& error)
-        {
-            const auto failure = json_failure(error, text);
-            return util::unexpected(error_at(text, file_name, failure.offset, failure.message));
-        }
-        CondaMetaRecord record;
-        std::string problem;
-        if (!record_from_json(document, options, record, problem))
-        {
-            return util::unexpected(error_at(text, file_name, 0, problem));
-        }
-        finish_record(record, options);
-        return record;
+        RecordProblem problem = RecordProblem::syntax;
+        return read_full(text, file_name, options, problem);
     }
 }

@@ -144,17 +144,19 @@ namespace
             std::size_t line;
             std::size_t column;
             std::string message; // a part of it
+            // Valid JSON in a shape no conda writes (the hint says so), else not JSON at all.
+            bool shape = false;
         };
         const std::vector<Case> cases{
             { "{\n    'build': 0x0,\n}\n", 2, 5, "key" },
             { "", 1, 1, "JSON object" },
-            { "[1, 2]", 1, 1, "JSON object" },
-            { R"({"name":"a","version":"1"})", 1, 1, "no 'build'" },
-            { R"({"name":1,"version":"1","build":"0"})", 1, 9, "'name' must be a string" },
+            { "[1, 2]", 1, 1, "JSON object", true },
+            { R"({"name":"a","version":"1"})", 1, 1, "no 'build'", true },
+            { R"({"name":1,"version":"1","build":"0"})", 1, 9, "'name' must be a string", true },
             { R"({"name":"a","version":"1","build":"0","build_number":"3"})", 1, 54,
-              "'build_number' must be an integer" },
+              "'build_number' must be an integer", true },
             { R"({"name":"a","version":"1","build":"0","depends":["x",2]})", 1, 54,
-              "list of strings" },
+              "list of strings", true },
             { R"({"name":"a","version":"1","build":"0"} x)", 1, 40, "unexpected text" },
             { R"({"name":"a,"version":"1","build":"0"})", 1, 13, "expected ',' or '}'" },
             { R"({"name":"a","version":"1","build":"0","depends":["a" "b"]})", 1, 54,
@@ -181,6 +183,8 @@ namespace
             CHECK(error.where.column == test.column);
             CAPTURE(error.message);
             CHECK(error.message.find(test.message) != std::string::npos);
+            CHECK(error.hint.find(test.shape ? "not a record as conda writes them"
+                                             : "not valid JSON") != std::string::npos);
         }
     }
 
