@@ -276,7 +276,6 @@ namespace envcheck::app
             return outcome;
         }
 
-        // The locked device `index` in a smoke report; nullptr when it was not measured.
         // A second smoke run of the probes whose metrics dropped, on the GPUs they dropped on,
         // and the drops compared again with it (checks::confirm_drops): a transient drop does
         // not fail the check. Costs a second child (a CUDA context) only when something dropped.
