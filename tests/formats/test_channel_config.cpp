@@ -229,7 +229,9 @@ ssl_verify: true
             { std::string_view("\0,\0~\0.", 6), 1,
               "the non-printable character U+0000 is not allowed in YAML (conda's reader "
               "refuses the file)" },
-            { "channels:\n  - conda\x01" "forge\n", 2,
+            { "channels:\n  - conda\x01"
+              "forge\n",
+              2,
               "the non-printable character U+0001 is not allowed in YAML (conda's reader "
               "refuses the file)" },
         };
