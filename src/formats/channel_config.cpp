@@ -134,7 +134,7 @@ namespace envcheck::formats
 
     auto parse_platform(std::string_view text) -> util::Result<std::string>
     {
-        const std::string platform(util::trim(text));
+        std::string platform(util::trim(text));
         if (platform != "noarch" && is_known_subdir(platform))
         {
             return platform;
@@ -253,7 +253,7 @@ namespace envcheck::formats
         return std::string(default_channel_alias);
     }
 
-    auto make_resolve_params(const CondaConfig& condarc, std::string channel_alias,
+    auto make_resolve_params(const CondaConfig& condarc, std::string_view channel_alias,
                              std::string platform) -> ChannelResolveParams
     {
         return ChannelResolveParams{ as_base_url(channel_alias), condarc.custom_channels,

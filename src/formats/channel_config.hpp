@@ -62,8 +62,9 @@ namespace envcheck::formats
                                             const CondaConfig& condarc) -> std::string;
 
     // Params from a .condarc and the chosen alias.
-    [[nodiscard]] auto make_resolve_params(const CondaConfig& condarc, std::string channel_alias,
-                                           std::string platform) -> ChannelResolveParams;
+    [[nodiscard]] auto make_resolve_params(const CondaConfig& condarc,
+                                           std::string_view channel_alias, std::string platform)
+      -> ChannelResolveParams;
 
     struct Channel
     {
