@@ -166,6 +166,26 @@ def test_channel_alias_from_environment_and_condarc(served, tmp_path):
     assert "torchvision=9.9 is not published" in result.stdout, result.stdout + result.stderr
 
 
+@pytest.mark.parametrize("text, where, message", [
+    (b"channels: [conda-forge\n", ":2:1:", "end of sequence flow not found"),
+    (b"channel_alias: https://mirror.test\x01\n", ":1:35:", "non-printable character U+0001"),
+    (b"\0,\0~\0.", ":1:1:", "non-printable character U+0000"),
+])
+def test_a_condarc_conda_would_refuse_is_usage(tmp_path, text, where, message):
+    import os, subprocess
+    from lint_support import ENVCHECK
+    env = tmp_path / "environment.yml"
+    env.write_text(ENV)
+    condarc = tmp_path / "condarc"
+    condarc.write_bytes(text)
+    base = {k: v for k, v in os.environ.items() if k != "ENVCHECK_CHANNEL_ALIAS"}
+    result = subprocess.run([ENVCHECK, "lint", "--check-channels", "--offline", "--platform", "linux-64",
+                             "--cache-dir", str(tmp_path / "cache"), str(env)],
+                            env={**base, "CONDARC": str(condarc)}, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert f"{condarc}{where}" in result.stderr and message in result.stderr, result.stderr
+
+
 def test_check_against_a_lock_by_url(served, tmp_path):
     root, server = served
     prefix = tmp_path / "prefix"
