@@ -242,20 +242,6 @@ namespace envcheck::formats
             }
             return fields;
         }
-
-        auto to_hex(std::string_view bytes) -> std::string
-        {
-            static constexpr char digits[] = "0123456789abcdef";
-            std::string hex;
-            hex.reserve(bytes.size() * 2);
-            for (const char byte : bytes)
-            {
-                const auto b = static_cast<unsigned char>(byte);
-                hex += digits[b >> 4U];
-                hex += digits[b & 0xfU];
-            }
-            return hex;
-        }
     }
 
     auto parse_record(std::string_view text, std::string_view file_name)
@@ -309,7 +295,7 @@ namespace envcheck::formats
                                    "'" + hash.substr(0, 80) +
                                      "' is not a sha256 in urlsafe base64 (43 characters)"));
                 }
-                entry.sha256 = to_hex(*digest);
+                entry.sha256 = util::to_hex(*digest);
             }
             else if (!hash.empty())
             {
