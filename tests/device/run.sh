@@ -150,9 +150,12 @@ run doctor.npd doctor --format npd --npd-max-length 80 --timeout 20 --no-framewo
 # the nvidia-* wheels' libcudnn/libcublas/libnccl/libcudart as the loader would take them.
 run report-torch.md report --prefix "$PREFIX"
 run report-torch.json report --prefix "$PREFIX" --format json
-for file in probe.txt doctor-torch.txt doctor.nfd doctor.npd report-torch.md; do echo "---- $file"; cat "$OUT/$file"; done >> "$OUT/machine.txt"
+# (doctor-torch.* only without FOCUS: that step is left out then)
+for file in probe.txt doctor-torch.txt doctor.nfd doctor.npd report-torch.md; do
+    [ -f "$OUT/$file" ] && { echo "---- $file"; cat "$OUT/$file"; }
+done >> "$OUT/machine.txt"
 # The hardware gates (gpu.*) on the real GPU: each should pass or skip with its reason.
-python3 - "$OUT/doctor-torch.json" >> "$OUT/machine.txt" 2>&1 <<'PY'
+[ -f "$OUT/doctor-torch.json" ] && python3 - "$OUT/doctor-torch.json" >> "$OUT/machine.txt" 2>&1 <<'PY'
 import json, sys
 report = json.load(open(sys.argv[1]))
 print("---- hardware gates")
@@ -371,7 +374,7 @@ sed -n '/^---- timeline/,/^check -> exit/p' "$OUT/lock.txt" | head -60
 grep -E "smoke --|busy|held" "$OUT/smoke.txt" | head -12
 grep -A10 -- "---- hardware gates" "$OUT/machine.txt"
 cat "$OUT/machine.txt" | head -12
-grep -E "verdict|first broken" "$OUT/doctor-torch.txt"
+[ -f "$OUT/doctor-torch.txt" ] && grep -E "verdict|first broken" "$OUT/doctor-torch.txt"
 cat "$OUT/doctor.npd"
 grep -E "^(GPU 0|Verdict|torch|lib[a-z]+(\.so\.[0-9.]+)?): |SHADOWS" "$OUT/report-torch.md"
 grep -B3 -A14 -E "FAILED:" "$OUT/tests.log" | head -60
