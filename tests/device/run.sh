@@ -18,6 +18,8 @@
 #   bench.log      bench_gpu (kernels vs cuBLAS and cudaMemcpy) and bench_tensor (tensor-core GEMM
 #                  vs cuBLAS/cuBLASLt, HBM vs cudaMemcpy) when ENVCHECK_DEVICE_BENCH=1 (=only:
 #                  the build and the benchmarks alone)
+#   asan.log       with ENVCHECK_DEVICE_ASAN=only, instead of all of the above: every C++ test
+#                  binary under ASan and UBSan (asan-test_*.txt: each one's output)
 #   dist.txt       the carried packaging artefacts (none are built here: no network): the
 #                  portable wheel (tests/device/carried/envcheck_gpu-*.whl, from tests/dist/build_wheel.sh)
 #                  pip-installed into a fresh venv, then its smoke and lock/check --lock; and
@@ -76,6 +78,34 @@ fi
 shared_dir=$PWD/../shared
 [ -d tests/device/carried/shared ] && shared_dir=$PWD/tests/device/carried/shared
 [ -d shared ] && shared_dir=$PWD/shared
+# ENVCHECK_DEVICE_ASAN=only: every C++ test binary built with -fsanitize=address,undefined on
+# Ubuntu 24.04's dependency set (GCC 13, yaml-cpp 0.8, CLI11 2.4, Catch2 3.4), as .ci/run's
+# sanitizer stage does on Debian 12; host code only (the sanitizers do not reach device code,
+# and the kernels' build would take the call's time). asan.log; nothing else runs.
+if [ "${ENVCHECK_DEVICE_ASAN:-0}" = only ]; then
+    step "sanitizer build and tests" | tee "$OUT/asan.log"
+    if ! { cmake -S . -B "$BUILD-asan" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DENVCHECK_CUDA=OFF \
+            -DENVCHECK_BENCH=OFF -DENVCHECK_SANITIZE=address,undefined \
+            -DENVCHECK_SHARED_DIR="$shared_dir" \
+            && cmake --build "$BUILD-asan" -j "$(nproc)"; } >> "$OUT/asan.log" 2>&1; then
+        grep -E "error|FAILED" "$OUT/asan.log" | head -30
+        exit 1
+    fi
+    step "sanitized tests" | tee -a "$OUT/asan.log"
+    export ASAN_OPTIONS=detect_leaks=1:protect_shadow_gap=0 UBSAN_OPTIONS=print_stacktrace=1
+    for binary in "$BUILD-asan"/tests/test_*; do # in parallel: one core each
+        [ -x "$binary" ] || continue
+        fake=""; [ "$(basename "$binary")" = test_driver ] && fake="$BUILD-asan/tests/fake_driver"
+        ( LD_LIBRARY_PATH=${fake:-${LD_LIBRARY_PATH:-}} ENVCHECK_SHARED_DIR="$shared_dir" \
+            timeout 480 "$binary" > "$OUT/asan-$(basename "$binary").txt" 2>&1
+          echo "---- $(basename "$binary") exit $?: $(tail -2 "$OUT/asan-$(basename "$binary").txt" | tr '\n' ' ')" ) &
+    done >> "$OUT/asan.log"
+    wait
+    grep -l -E "ERROR: (Address|Leak)Sanitizer|runtime error:" "$OUT"/asan-test_*.txt | sed 's/^/SANITIZER: /'
+    step "summary"
+    grep -E "^----" "$OUT/asan.log"
+    exit 0
+fi
 if ! { cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DENVCHECK_CUDA=ON \
         -DENVCHECK_BENCH="$bench_flag" -DCMAKE_CUDA_ARCHITECTURES=90 \
         -DENVCHECK_SHARED_DIR="$shared_dir" \
