@@ -249,6 +249,7 @@ namespace envcheck::formats
             if (by_subdir.size() > 1)
             {
                 std::vector<std::string> names;
+                names.reserve(by_subdir.size());
                 for (const auto& item : by_subdir)
                 {
                     names.push_back(item.first);
@@ -296,20 +297,18 @@ namespace envcheck::formats
             }
         }
 
-        auto read_selection(const yaml::Node& root, std::string_view file_name,
-                            const LockSelection& selection, const std::vector<Keyed>* prebuilt)
-          -> util::Result<model::Lock>
+        // The integer version of a pixi.lock with environments (4 to 7); `version_text` is the
+        // root's `version` as written, for the messages.
+        auto read_version(const Node& root, const std::string& version_text,
+                          std::string_view file_name) -> util::Result<long long>
         {
-            const util::SourceLocation file_location{ std::string(file_name), 0, 0 };
-            const std::string version_text = text(root, "version");
             const auto version = util::parse_int(version_text);
             if (!version)
             {
-                return util::unexpected(
-                  lock_yaml::error(util::ErrorKind::parse,
-                                   "not a pixi.lock: no integer 'version' key", file_location));
+                return util::unexpected(lock_yaml::error(
+                  util::ErrorKind::parse, "not a pixi.lock: no integer 'version' key",
+                  util::SourceLocation{ std::string(file_name), 0, 0 }));
             }
-            const auto version_location = root.get("version").location(file_name);
             if (*version < oldest_version)
             {
                 return util::unexpected(lock_yaml::error(
@@ -317,7 +316,8 @@ namespace envcheck::formats
                   "pixi.lock version " + version_text +
                     " with an 'environments' key: versions 1 to 3 have conda-lock's layout "
                     "(metadata, package), versions 4 to 7 have environments",
-                  version_location, "re-lock with a current pixi (`pixi lock`)"));
+                  root.get("version").location(file_name),
+                  "re-lock with a current pixi (`pixi lock`)"));
             }
             if (*version > newest_version)
             {
@@ -325,19 +325,30 @@ namespace envcheck::formats
                   util::ErrorKind::unsupported,
                   "pixi.lock version " + version_text + " is newer than envcheck reads (versions " +
                     std::to_string(oldest_version) + " to " + std::to_string(newest_version) + ")",
-                  version_location, "update envcheck"));
+                  root.get("version").location(file_name), "update envcheck"));
             }
-            const bool tagged = *version <= 5; // v4, v5: `kind:` entries
+            return *version;
+        }
 
-            const Node environments = root.get("environments");
+        auto environment_names(const Node& environments) -> std::vector<std::string>
+        {
             std::vector<std::string> names;
             for (std::size_t i = 0; i < environments.size(); ++i)
             {
                 names.emplace_back(environments.key(i).text());
             }
+            return names;
+        }
+
+        // The environment the selection names; a pixi.lock has environments, not categories.
+        auto select_environment(const Node& root, const LockSelection& selection,
+                                const util::SourceLocation& file_location) -> util::Result<Node>
+        {
+            const Node environments = root.get("environments");
             const Node environment = environments.get(selection.environment);
             if (!environment.is_mapping())
             {
+                const auto names = environment_names(environments);
                 return util::unexpected(lock_yaml::error(
                   util::ErrorKind::usage,
                   "the lock has no environment '" + selection.environment + "'", file_location,
@@ -348,49 +359,200 @@ namespace envcheck::formats
             {
                 return util::unexpected(lock_yaml::error(
                   util::ErrorKind::usage, "a pixi.lock has no categories", file_location,
-                  "select an environment with --environment (one of: " + util::join(names, ", ") +
-                    ")"));
+                  "select an environment with --environment (one of: " +
+                    util::join(environment_names(environments), ", ") + ")"));
             }
-            auto platform = choose_platform(root, selection.platform, file_name);
+            return environment;
+        }
+
+        // The lock before its packages: format, version and the platform chosen.
+        auto new_lock(const std::string& version_text, const PlatformChoice& platform)
+          -> model::Lock
+        {
+            model::Lock lock;
+            lock.format = model::LockFormat::pixi;
+            lock.format_version = version_text;
+            lock.machine.platform = platform.subdir;
+            if (!platform.name.empty() && platform.name != platform.subdir)
+            {
+                lock.notes.push_back("platform '" + platform.name + "' (" + platform.subdir + ")");
+            }
+            return lock;
+        }
+
+        // An environment with no package list for the platform: fine when it locks no packages
+        // at all (a note), an error naming the platforms it does lock otherwise.
+        auto without_platform_packages(const Node& by_platform, const LockSelection& selection,
+                                       const util::SourceLocation& file_location, model::Lock lock)
+          -> util::Result<model::Lock>
+        {
+            std::vector<std::string> platforms;
+            for (std::size_t i = 0; i < by_platform.size(); ++i)
+            {
+                platforms.emplace_back(by_platform.key(i).text());
+            }
+            if (platforms.empty())
+            {
+                lock.notes.push_back("environment '" + selection.environment +
+                                     "' locks no packages");
+                return lock;
+            }
+            return util::unexpected(lock_yaml::error(
+              util::ErrorKind::usage,
+              "environment '" + selection.environment + "' has no packages for " +
+                selection.platform + " (it locks " + util::join(platforms, ", ") + ")",
+              file_location, "pass --platform with one of them"));
+        }
+
+        // The entry a reference picks among those at its location (source packages may share
+        // one, in a monorepo): the one its name and variants match, else the first; missing
+        // when there is none.
+        auto find_entry(const Node& packages, const std::vector<Keyed>& index, const Node& selector,
+                        const Reference& reference) -> Node
+        {
+            const auto wanted_name = selector.text("name");
+            const Node wanted_variants = selector.get("variants");
+            Node entry;
+            for (auto candidate = std::lower_bound(index.begin(), index.end(),
+                                                   Keyed{ reference.locator, {}, 0 }, by_location);
+                 candidate != index.end() && candidate->locator == reference.locator; ++candidate)
+            {
+                if (candidate->kind != reference.kind)
+                {
+                    continue;
+                }
+                const Node item = packages.item(candidate->index);
+                if (!entry.exists())
+                {
+                    entry = item; // the first, when none matches name and variants
+                }
+                if ((wanted_name.empty() || entry_name(item, reference) == wanted_name) &&
+                    variants_match(wanted_variants, item.get("variants")))
+                {
+                    return item;
+                }
+            }
+            return entry;
+        }
+
+        // The error at an environment's reference that no entry of the packages list answers.
+        auto missing_entry(const LockSelection& selection, const Reference& reference,
+                           const Node& selector, std::string_view file_name) -> util::Error
+        {
+            return lock_yaml::error(util::ErrorKind::parse,
+                                    "environment '" + selection.environment + "' refers to " +
+                                      (reference.locator.empty()
+                                         ? std::string("an entry")
+                                         : "'" + std::string(reference.locator) + "'") +
+                                      " that the packages list does not have",
+                                    selector.location(file_name));
+        }
+
+        // The package of an entry, read as the kind of its reference says; `is_source` tells
+        // conda source packages (no artifact to hash) apart.
+        auto package_of(const Node& entry, const Reference& reference, bool& is_source)
+          -> model::Package
+        {
+            is_source = reference.kind == "conda_source";
+            if (reference.kind == "pypi")
+            {
+                return pypi_package(entry, reference.locator);
+            }
+            if (is_source)
+            {
+                return source_package(entry, reference.locator);
+            }
+            return conda_package(entry, reference.locator, is_source);
+        }
+
+        // Reads the entry one reference of the environment picks into lock.packages; whether
+        // it was a source package.
+        auto read_reference(const Node& selector, const Node& packages,
+                            const std::vector<Keyed>& index, const LockSelection& selection,
+                            std::string_view file_name, model::Lock& lock) -> util::Result<bool>
+        {
+            const Reference reference = reference_of(selector);
+            const Node entry = find_entry(packages, index, selector, reference);
+            if (reference.kind.empty() || !entry.exists())
+            {
+                return util::unexpected(missing_entry(selection, reference, selector, file_name));
+            }
+            bool is_source = false;
+            model::Package package = package_of(entry, reference, is_source);
+            // Path and editable PyPI packages (the project itself, "pypi: .") and source
+            // packages may have no version: they are compared by name.
+            if (package.name.empty())
+            {
+                return util::unexpected(
+                  lock_yaml::error(util::ErrorKind::parse,
+                                   "package '" + std::string(reference.locator) + "' has no name",
+                                   entry.location(file_name)));
+            }
+            package.source = std::string(file_name) + ":" + std::to_string(entry.line());
+            lock.packages.push_back(std::move(package));
+            return is_source;
+        }
+
+        // The packages an environment's references pick, in their order.
+        auto read_references(const Node& references, const Node& packages,
+                             const std::vector<Keyed>& index, const LockSelection& selection,
+                             std::string_view file_name, model::Lock& lock) -> util::Result<void>
+        {
+            std::size_t source_packages = 0;
+            lock.packages.reserve(references.size());
+            for (std::size_t r = 0; r < references.size(); ++r)
+            {
+                const auto is_source =
+                  read_reference(references.item(r), packages, index, selection, file_name, lock);
+                if (!is_source)
+                {
+                    return util::unexpected(is_source.error());
+                }
+                source_packages += *is_source ? 1 : 0;
+            }
+            if (source_packages > 0)
+            {
+                lock.notes.push_back(std::to_string(source_packages) +
+                                     " source package(s) have no artifact hash and are compared by "
+                                     "name, version and build");
+            }
+            return {};
+        }
+
+        // `prebuilt`: the packages list's index when several selections share it, else null.
+        auto read_selection(const yaml::Node& root, std::string_view file_name,
+                            const LockSelection& selection, const std::vector<Keyed>* prebuilt)
+          -> util::Result<model::Lock>
+        {
+            const util::SourceLocation file_location{ std::string(file_name), 0, 0 };
+            const std::string version_text = text(root, "version");
+            const auto version = read_version(root, version_text, file_name);
+            if (!version)
+            {
+                return util::unexpected(version.error());
+            }
+            const bool tagged = *version <= 5; // v4, v5: `kind:` entries
+            const auto environment = select_environment(root, selection, file_location);
+            if (!environment)
+            {
+                return util::unexpected(environment.error());
+            }
+            const auto platform = choose_platform(root, selection.platform, file_name);
             if (!platform)
             {
                 return util::unexpected(platform.error());
             }
 
-            model::Lock lock;
-            lock.format = model::LockFormat::pixi;
-            lock.format_version = version_text;
-            lock.machine.platform = platform->subdir;
-            if (!platform->name.empty() && platform->name != platform->subdir)
-            {
-                lock.notes.push_back("platform '" + platform->name + "' (" + platform->subdir +
-                                     ")");
-            }
-            read_pip_options(environment, lock);
-
-            const Node by_platform = environment.get("packages");
+            model::Lock lock = new_lock(version_text, *platform);
+            read_pip_options(*environment, lock);
+            const Node by_platform = environment->get("packages");
             const Node references = by_platform.get(platform->key);
             if (!references.is_sequence())
             {
-                std::vector<std::string> platforms;
-                for (std::size_t i = 0; i < by_platform.size(); ++i)
-                {
-                    platforms.emplace_back(by_platform.key(i).text());
-                }
-                if (platforms.empty())
-                {
-                    lock.notes.push_back("environment '" + selection.environment +
-                                         "' locks no packages");
-                    return lock;
-                }
-                return util::unexpected(lock_yaml::error(
-                  util::ErrorKind::usage,
-                  "environment '" + selection.environment + "' has no packages for " +
-                    selection.platform + " (it locks " + util::join(platforms, ", ") + ")",
-                  file_location, "pass --platform with one of them"));
+                return without_platform_packages(by_platform, selection, file_location,
+                                                 std::move(lock));
             }
 
-            // Every entry by its key; source packages may share one location (a monorepo).
             const Node packages = root.get("packages");
             std::vector<Keyed> own_index;
             if (prebuilt == nullptr)
@@ -398,70 +560,11 @@ namespace envcheck::formats
                 own_index = build_index(packages, tagged);
             }
             const std::vector<Keyed>& index = prebuilt != nullptr ? *prebuilt : own_index;
-            std::size_t source_packages = 0;
-            lock.packages.reserve(references.size());
-            for (std::size_t r = 0; r < references.size(); ++r)
+            if (const auto read =
+                  read_references(references, packages, index, selection, file_name, lock);
+                !read)
             {
-                const Node selector = references.item(r);
-                const Reference reference = reference_of(selector);
-                // Among entries at one location, the one the reference's name and variants pick.
-                const auto wanted_name = selector.text("name");
-                const Node wanted_variants = selector.get("variants");
-                Node entry;
-                for (auto candidate = std::lower_bound(
-                       index.begin(), index.end(), Keyed{ reference.locator, {}, 0 }, by_location);
-                     candidate != index.end() && candidate->locator == reference.locator;
-                     ++candidate)
-                {
-                    if (candidate->kind != reference.kind)
-                    {
-                        continue;
-                    }
-                    const Node item = packages.item(candidate->index);
-                    if (!entry.exists())
-                    {
-                        entry = item; // the first, when none matches name and variants
-                    }
-                    if ((wanted_name.empty() || entry_name(item, reference) == wanted_name) &&
-                        variants_match(wanted_variants, item.get("variants")))
-                    {
-                        entry = item;
-                        break;
-                    }
-                }
-                if (reference.kind.empty() || !entry.exists())
-                {
-                    return util::unexpected(lock_yaml::error(
-                      util::ErrorKind::parse,
-                      "environment '" + selection.environment + "' refers to " +
-                        (reference.locator.empty() ? std::string("an entry")
-                                                   : "'" + std::string(reference.locator) + "'") +
-                        " that the packages list does not have",
-                      selector.location(file_name)));
-                }
-                bool is_source = reference.kind == "conda_source";
-                model::Package package =
-                  reference.kind == "pypi" ? pypi_package(entry, reference.locator)
-                  : is_source              ? source_package(entry, reference.locator)
-                                           : conda_package(entry, reference.locator, is_source);
-                source_packages += is_source ? 1 : 0;
-                // Path and editable PyPI packages (the project itself, "pypi: .") and source
-                // packages may have no version: they are compared by name.
-                if (package.name.empty())
-                {
-                    return util::unexpected(lock_yaml::error(
-                      util::ErrorKind::parse,
-                      "package '" + std::string(reference.locator) + "' has no name",
-                      entry.location(file_name)));
-                }
-                package.source = std::string(file_name) + ":" + std::to_string(entry.line());
-                lock.packages.push_back(std::move(package));
-            }
-            if (source_packages > 0)
-            {
-                lock.notes.push_back(std::to_string(source_packages) +
-                                     " source package(s) have no artifact hash and are compared by "
-                                     "name, version and build");
+                return util::unexpected(read.error());
             }
             return lock;
         }

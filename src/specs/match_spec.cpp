@@ -135,6 +135,21 @@ namespace envcheck::specs
             return std::all_of(text.begin(), text.end(), is_positional_char);
         }
 
+        // A package path as the URL conda records: a URL as written; a path with '/' for '\\',
+        // made a file:// URL when absolute (from '/' or a Windows drive).
+        auto package_url(std::string_view written) -> std::string
+        {
+            if (is_url(written))
+            {
+                return std::string(written);
+            }
+            std::string path(written);
+            std::replace(path.begin(), path.end(), '\\', '/');
+            const bool drive =
+              path.size() >= 3 && chars::is_alpha(path[0]) && path[1] == ':' && path[2] == '/';
+            return drive ? "file:///" + path : path.front() == '/' ? "file://" + path : path;
+        }
+
         // A version spec as a bracket value. There conda's sanitizing reads a lone `=V` as `V*`
         // (which differs from `=V` when V holds a literal '*') and drops a leading `==` (so
         // `==1.2*,<2` would become `1.2*,<2`, starts-with); parentheses keep either as it is.
@@ -148,6 +163,41 @@ namespace envcheck::specs
                 text = "(" + text + ")";
             }
             return text;
+        }
+
+        // An item of conda's legacy (...) block: empty, the bare flag `optional`, or key=value.
+        auto is_legacy_item(std::string_view item) -> bool
+        {
+            const std::string_view word = util::trim(item);
+            std::size_t key_end = 0;
+            while (key_end < word.size() &&
+                   (chars::is_alnum(word[key_end]) || word[key_end] == '_'))
+            {
+                ++key_end;
+            }
+            const bool assignment = key_end > 0 && chars::is_alpha(word.front()) &&
+                                    util::trim_left(word.substr(key_end)).starts_with('=');
+            return word.empty() || word == "optional" || assignment;
+        }
+
+        // The contents of a (...) block conda reads as its legacy (target=..., optional) block:
+        // any that name "optional" or "target", and any list of legacy items.
+        auto is_legacy_block(std::string_view content) -> bool
+        {
+            if (content.find("optional") != std::string_view::npos ||
+                content.find("target") != std::string_view::npos)
+            {
+                return true;
+            }
+            const auto items = util::split(content, ',');
+            return std::all_of(items.begin(), items.end(), is_legacy_item);
+        }
+
+        // A compound version expression (`1.7|1.8`, `>=1,<2`): operators, and it parses.
+        auto is_compound_version(std::string_view content) -> bool
+        {
+            return content.find_first_of("|,<>=!~") != std::string_view::npos &&
+                   VersionSpec::parse(content).has_value();
         }
 
         auto is_hex_digest(std::string_view text, std::size_t size) -> bool
@@ -567,34 +617,10 @@ namespace envcheck::specs
                 return std::nullopt;
             }
             const std::string_view content = text(open + 1, close);
-            bool legacy = content.find("optional") != std::string_view::npos ||
-                          content.find("target") != std::string_view::npos;
-            bool all_items_legacy = true;
-            for (const auto item : util::split(content, ','))
-            {
-                const std::string_view word = util::trim(item);
-                std::size_t key_end = 0;
-                while (key_end < word.size() &&
-                       (chars::is_alnum(word[key_end]) || word[key_end] == '_'))
-                {
-                    ++key_end;
-                }
-                const bool assignment = key_end > 0 && chars::is_alpha(word.front()) &&
-                                        util::trim_left(word.substr(key_end)).starts_with('=');
-                all_items_legacy =
-                  all_items_legacy && (word.empty() || word == "optional" || assignment);
-            }
-            legacy = legacy || all_items_legacy;
             // What is not that block is a version only if it reads as a compound version
             // expression; anything else conda cuts out, and so do we.
-            const bool version_like = content.find_first_of("|,<>=!~") != std::string_view::npos &&
-                                      VersionSpec::parse(content).has_value();
-            const auto colon = m_input.rfind(':', open);
-            const std::size_t name_begin =
-              skip_space(colon == std::string_view::npos || colon < begin ? begin : colon + 1, end);
-            const auto name_end = m_input.find_first_of(" \t=<>!~", name_begin);
-            const bool in_name = name_end == std::string_view::npos || open < name_end;
-            if (!legacy && !in_name && version_like)
+            if (!is_legacy_block(content) && !opens_in_name(open, begin, end) &&
+                is_compound_version(content))
             {
                 warn(open, close + 1,
                      "conda's classic parser takes '(...)' outside brackets for the legacy "
@@ -609,6 +635,17 @@ namespace envcheck::specs
                    (optional ? " (its 'optional' marks the spec optional)" : "") +
                    "; rattler, pixi and mamba reject it");
             return std::pair{ original_offset(open), original_offset(close + 1, true) };
+        }
+
+        // Whether the '(' at `open` stands in the package name (`numpy(...)`), before the first
+        // space or operator after the channel's last ':'.
+        auto opens_in_name(std::size_t open, std::size_t begin, std::size_t end) const -> bool
+        {
+            const auto colon = m_input.rfind(':', open);
+            const std::size_t name_begin =
+              skip_space(colon == std::string_view::npos || colon < begin ? begin : colon + 1, end);
+            const auto name_end = m_input.find_first_of(" \t=<>!~", name_begin);
+            return name_end == std::string_view::npos || open < name_end;
         }
 
         // The first `needle` outside brackets and quotes.
@@ -747,70 +784,22 @@ namespace envcheck::specs
                     break;
                 }
                 const std::size_t key_begin = at;
-                while (at < close &&
-                       (chars::is_alnum(m_input[at]) || m_input[at] == '_' || m_input[at] == '-'))
+                const std::size_t key_end = bracket_key_end(key_begin, close);
+                if (key_end == key_begin || key_end >= close || m_input[key_end] != '=')
                 {
-                    ++at;
-                }
-                const std::string_view key = text(key_begin, at);
-                if (key.empty() || at >= close || m_input[at] != '=')
-                {
-                    if (!skip_bracket_word(key_begin, at, close, skipped))
+                    if (!skip_bracket_word(key_begin, key_end, close, skipped))
                     {
                         return;
                     }
                     at = bracket_word_end(key_begin, close);
                     continue;
                 }
-                ++at;
-                std::size_t value_begin = at;
-                std::size_t value_end = at;
-                if (at < close && (m_input[at] == '\'' || m_input[at] == '"'))
+                const auto pair_end = parse_bracket_pair(key_begin, key_end, close);
+                if (!pair_end)
                 {
-                    const char quote = m_input[at];
-                    const auto closing = m_input.find(quote, at + 1);
-                    if (closing == std::string_view::npos || closing >= close)
-                    {
-                        fail(at,
-                             std::string("missing closing ") + quote + " for this quoted value");
-                        return;
-                    }
-                    value_begin = at + 1;
-                    value_end = closing;
-                    at = closing + 1;
-                    if (at < close && !chars::is_space(m_input[at]) && m_input[at] != ',')
-                    {
-                        fail(at, "expected ',' or ']' after the quoted value");
-                        return;
-                    }
-                }
-                else
-                {
-                    int depth = 0;
-                    while (at < close)
-                    {
-                        const char c = m_input[at];
-                        if (depth == 0 && (chars::is_space(c) || c == ','))
-                        {
-                            break;
-                        }
-                        if (c == '\'' || c == '"')
-                        {
-                            // (inside [...] too: the value could not be quoted when written back)
-                            fail(at, "unexpected quote inside a value; quote the whole value");
-                            return;
-                        }
-                        depth += c == '[' ? 1 : c == ']' ? -1 : 0;
-                        ++at;
-                    }
-                    value_end = at;
-                }
-                if (value_begin == value_end || util::trim(text(value_begin, value_end)).empty())
-                {
-                    fail(value_begin, "empty value for '" + std::string(key) + "'");
                     return;
                 }
-                add_bracket_entry(key, key_begin, value_begin, value_end);
+                at = *pair_end;
             }
             if (!skipped.empty())
             {
@@ -819,6 +808,87 @@ namespace envcheck::specs
                        "] (not key=value; pip extras mean nothing to a conda package), while "
                        "rattler and pixi reject the spec");
             }
+        }
+
+        // Where the key characters of a bracket entry starting at `begin` end.
+        auto bracket_key_end(std::size_t begin, std::size_t close) const -> std::size_t
+        {
+            std::size_t at = begin;
+            while (at < close &&
+                   (chars::is_alnum(m_input[at]) || m_input[at] == '_' || m_input[at] == '-'))
+            {
+                ++at;
+            }
+            return at;
+        }
+
+        // One key=value pair of the list, `key_end` at its '=': reads the value and records the
+        // entry. Returns where the pair ends; nullopt after reporting a value conda would lose.
+        auto parse_bracket_pair(std::size_t key_begin, std::size_t key_end, std::size_t close)
+          -> std::optional<std::size_t>
+        {
+            const std::string_view key = text(key_begin, key_end);
+            const std::size_t at = key_end + 1;
+            const bool quoted = at < close && (m_input[at] == '\'' || m_input[at] == '"');
+            const auto value =
+              quoted ? quoted_bracket_value(at, close) : plain_bracket_value(at, close);
+            if (!value)
+            {
+                return std::nullopt;
+            }
+            const auto [value_begin, value_end] = *value;
+            if (value_begin == value_end || util::trim(text(value_begin, value_end)).empty())
+            {
+                fail(value_begin, "empty value for '" + std::string(key) + "'");
+                return std::nullopt;
+            }
+            add_bracket_entry(key, key_begin, value_begin, value_end);
+            return quoted ? value_end + 1 : value_end; // past the closing quote
+        }
+
+        // The value inside the quote at `at`, which a ',', a space or the list's end must follow.
+        auto quoted_bracket_value(std::size_t at, std::size_t close)
+          -> std::optional<std::pair<std::size_t, std::size_t>>
+        {
+            const char quote = m_input[at];
+            const auto closing = m_input.find(quote, at + 1);
+            if (closing == std::string_view::npos || closing >= close)
+            {
+                fail(at, std::string("missing closing ") + quote + " for this quoted value");
+                return std::nullopt;
+            }
+            const std::size_t after = closing + 1;
+            if (after < close && !chars::is_space(m_input[after]) && m_input[after] != ',')
+            {
+                fail(after, "expected ',' or ']' after the quoted value");
+                return std::nullopt;
+            }
+            return std::pair{ at + 1, closing };
+        }
+
+        // An unquoted value from `begin`: to the first space or ',' outside nested [...].
+        auto plain_bracket_value(std::size_t begin, std::size_t close)
+          -> std::optional<std::pair<std::size_t, std::size_t>>
+        {
+            int depth = 0;
+            std::size_t at = begin;
+            while (at < close)
+            {
+                const char c = m_input[at];
+                if (depth == 0 && (chars::is_space(c) || c == ','))
+                {
+                    break;
+                }
+                if (c == '\'' || c == '"')
+                {
+                    // (inside [...] too: the value could not be quoted when written back)
+                    fail(at, "unexpected quote inside a value; quote the whole value");
+                    return std::nullopt;
+                }
+                depth += c == '[' ? 1 : c == ']' ? -1 : 0;
+                ++at;
+            }
+            return std::pair{ begin, at };
         }
 
         // Where a word in brackets that is not a key=value pair ends.
@@ -1473,19 +1543,7 @@ namespace envcheck::specs
                 fail(begin + quote, "a package path cannot contain both ' and \"");
                 return;
             }
-            std::string url;
-            if (is_url(written))
-            {
-                url = std::string(written);
-            }
-            else
-            {
-                std::string path(written);
-                std::replace(path.begin(), path.end(), '\\', '/');
-                const bool drive =
-                  path.size() >= 3 && chars::is_alpha(path[0]) && path[1] == ':' && path[2] == '/';
-                url = drive ? "file:///" + path : path.front() == '/' ? "file://" + path : path;
-            }
+            const std::string url = package_url(written);
             m_spec.m_url = url;
             set_span(SpecField::url, begin, end);
 
@@ -1493,47 +1551,59 @@ namespace envcheck::specs
             const std::size_t fn_begin =
               slash == std::string_view::npos ? begin : begin + slash + 1;
             const std::string_view file_written = text(fn_begin, end);
-            std::string file = util::istarts_with(url, "file://")
-                                 ? util::percent_decode(file_written)
-                                 : std::string(file_written);
-            m_spec.m_fn = file;
+            m_spec.m_fn = util::istarts_with(url, "file://") ? util::percent_decode(file_written)
+                                                             : std::string(file_written);
             set_span(SpecField::fn, fn_begin, end);
 
             if (hash != std::string_view::npos)
             {
-                const std::size_t digest_begin = skip_space(hash + 1, spec_end);
-                const std::string_view digest = text(digest_begin, spec_end);
-                if (is_hex_digest(digest, 32))
-                {
-                    m_spec.m_md5 = util::to_lower(digest);
-                    set_span(SpecField::md5, digest_begin, spec_end);
-                }
-                else if (is_hex_digest(digest, 64))
-                {
-                    m_spec.m_sha256 = util::to_lower(digest);
-                    set_span(SpecField::sha256, digest_begin, spec_end);
-                }
-                else if (util::istarts_with(digest, "sha256:") &&
-                         is_hex_digest(digest.substr(7), 64))
-                {
-                    m_spec.m_sha256 = util::to_lower(digest.substr(7));
-                    set_span(SpecField::sha256, digest_begin + 7, spec_end);
-                }
+                parse_package_checksum(skip_space(hash + 1, spec_end), spec_end);
             }
+            if (parse_package_channel(begin, url))
+            {
+                parse_package_file_name(fn_begin, end);
+            }
+        }
 
-            const std::string_view url_view = url;
-            const auto url_slash = url_view.rfind('/');
+        // What follows a package URL's '#': an md5 or sha256 digest, or sha256:<digest>; anything
+        // else is a comment.
+        void parse_package_checksum(std::size_t begin, std::size_t end)
+        {
+            const std::string_view digest = text(begin, end);
+            if (is_hex_digest(digest, 32))
+            {
+                m_spec.m_md5 = util::to_lower(digest);
+                set_span(SpecField::md5, begin, end);
+            }
+            else if (is_hex_digest(digest, 64))
+            {
+                m_spec.m_sha256 = util::to_lower(digest);
+                set_span(SpecField::sha256, begin, end);
+            }
+            else if (util::istarts_with(digest, "sha256:") && is_hex_digest(digest.substr(7), 64))
+            {
+                m_spec.m_sha256 = util::to_lower(digest.substr(7));
+                set_span(SpecField::sha256, begin + 7, end);
+            }
+        }
+
+        // The channel and subdir of a package URL's directory, `begin` the URL's offset. False
+        // when its file name is not to be read: the URL is not in a channel (conda then matches
+        // on url and fn only) or names no single channel (reported).
+        auto parse_package_channel(std::size_t begin, std::string_view url) -> bool
+        {
+            const auto url_slash = url.rfind('/');
             const ChannelPath path = url_slash == std::string_view::npos || url_slash == 0
                                        ? ChannelPath{}
-                                       : split_subdir(url_view.substr(0, url_slash));
+                                       : split_subdir(url.substr(0, url_slash));
             if (!path.subdir)
             {
-                return; // not in a channel: conda matches on url and fn only
+                return false;
             }
             if (split_subdir(path.channel).subdir)
             {
                 fail(begin, "a package URL has one subdir before the file name, not two");
-                return;
+                return false;
             }
             auto channel = Channel::parse(path.channel);
             if (channel)
@@ -1543,24 +1613,30 @@ namespace envcheck::specs
             if (!channel)
             {
                 fail(begin, "invalid channel in package URL: " + channel.error().message);
-                return;
+                return false;
             }
             // A package URL names one location: '*' or ^...$ there is not a channel pattern.
             if (channel->kind() == Channel::Kind::pattern)
             {
                 fail(begin, "a package URL's channel cannot be a pattern ('*' or ^...$)");
-                return;
+                return false;
             }
             if (!channel->is_free())
             {
                 m_spec.m_channel = std::move(channel).value();
             }
             m_spec.m_subdir = StringMatcher::parse(*path.subdir).value();
+            return true;
+        }
 
-            // name-version-build.ext: the last two '-' separate the three fields.
+        // name-version-build.ext, from `begin` to `end`: the last two '-' separate the three
+        // fields. A file names one package: its name, version and build are plain values, never
+        // patterns or constraints (which would read back as something else).
+        void parse_package_file_name(std::size_t begin, std::size_t end)
+        {
+            const std::string_view file = text(begin, end);
             const std::string_view stem =
-              std::string_view(file_written)
-                .substr(0, file_written.size() - package_extension(file_written).size());
+              file.substr(0, file.size() - package_extension(file).size());
             const auto build_dash = stem.rfind('-');
             const auto version_dash = build_dash == std::string_view::npos || build_dash == 0
                                         ? std::string_view::npos
@@ -1568,47 +1644,57 @@ namespace envcheck::specs
             if (version_dash == std::string_view::npos || version_dash == 0 ||
                 !package_extension(stem).empty())
             {
-                fail(fn_begin,
-                     "a package file is named <name>-<version>-<build>.conda or .tar.bz2");
+                fail(begin, "a package file is named <name>-<version>-<build>.conda or .tar.bz2");
                 return;
             }
-            // A file names one package: its name, version and build are plain values, never
-            // patterns or constraints (which would read back as something else).
-            auto name = parse_name(fn_begin, fn_begin + version_dash, /*literal=*/true);
+            auto name = parse_name(begin, begin + version_dash, /*literal=*/true);
             if (!name)
             {
                 return;
             }
             m_spec.m_name = std::move(*name);
-            set_span(SpecField::name, fn_begin, fn_begin + version_dash);
-            const std::size_t version_begin = fn_begin + version_dash + 1;
-            const std::string_view version_text = text(version_begin, fn_begin + build_dash);
+            set_span(SpecField::name, begin, begin + version_dash);
+            if (parse_package_version(begin + version_dash + 1, begin + build_dash))
+            {
+                parse_package_build(begin + build_dash + 1, begin + stem.size());
+            }
+        }
+
+        // A package file's version: one version, no operators or globs. False when refused.
+        auto parse_package_version(std::size_t begin, std::size_t end) -> bool
+        {
+            const std::string_view version_text = text(begin, end);
             if (const auto version = Version::parse(version_text); !version)
             {
-                fail_inside(version_begin, version.error());
-                return;
+                fail_inside(begin, version.error());
+                return false;
             }
             if (const auto odd = version_text.find_first_of("*=<>~|,^$");
                 odd != std::string_view::npos)
             {
-                fail_character(version_begin + odd, "a package file's version");
-                return;
+                fail_character(begin + odd, "a package file's version");
+                return false;
             }
-            set_version(version_begin, fn_begin + build_dash);
-            const std::string_view build_text = stem.substr(build_dash + 1);
+            set_version(begin, end);
+            return true;
+        }
+
+        // A package file's build string: positional characters only, no globs.
+        void parse_package_build(std::size_t begin, std::size_t end)
+        {
+            const std::string_view build_text = text(begin, end);
             if (const auto odd =
                   std::find_if_not(build_text.begin(), build_text.end(), is_positional_char);
                 odd != build_text.end())
             {
-                fail_character(fn_begin + build_dash + 1 +
-                                 static_cast<std::size_t>(odd - build_text.begin()),
+                fail_character(begin + static_cast<std::size_t>(odd - build_text.begin()),
                                "a package file's build string");
                 return;
             }
-            if (auto build = string_matcher(fn_begin + build_dash + 1, fn_begin + stem.size()))
+            if (auto build = string_matcher(begin, end))
             {
                 m_spec.m_build = std::move(*build);
-                set_span(SpecField::build, fn_begin + build_dash + 1, fn_begin + stem.size());
+                set_span(SpecField::build, begin, end);
             }
         }
 
