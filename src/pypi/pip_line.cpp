@@ -550,6 +550,146 @@ namespace envcheck::pypi
             return {};
         }
 
+        // The marker after the ';' (`marker_text`, trimmed) into out.marker; none when empty.
+        auto read_marker(std::string_view line, std::string_view marker_text, PipLine& out)
+          -> util::Result<void, PipLineError>
+        {
+            if (marker_text.empty())
+            {
+                return {};
+            }
+            auto marker = Marker::parse(marker_text);
+            if (!marker)
+            {
+                const auto marker_offset =
+                  static_cast<std::size_t>(marker_text.data() - line.data());
+                return failure(PipLineErrorKind::invalid_requirement, line,
+                               marker_offset + marker.error().offset,
+                               "invalid marker: " + marker.error().message);
+            }
+            out.marker = std::move(*marker);
+            return {};
+        }
+
+        // A URL or VCS URL line ("https://.../pkg.whl", "git+https://...#egg=name").
+        auto read_url_form(std::string_view line, std::string_view body, std::size_t body_offset,
+                           PipLine& out) -> util::Result<void, PipLineError>
+        {
+            out.kind = vcs_of_scheme(url_scheme(body)) ? PipLineKind::vcs : PipLineKind::url;
+            out.target = std::string(body);
+            return read_url(line, body_offset, body, out);
+        }
+
+        // A local archive: its file name gives the name and version, a wheel's also the
+        // requirement pip installs.
+        auto read_archive(std::string_view line, std::string_view path, std::size_t body_offset,
+                          PipLine& out) -> util::Result<void, PipLineError>
+        {
+            auto id = identify_file(basename(path));
+            if (!id)
+            {
+                return failure(PipLineErrorKind::invalid_reference, line, body_offset,
+                               "invalid wheel file name: " + id.error().message);
+            }
+            out.name = id->name;
+            out.file_version = id->version;
+            if (id->is_wheel)
+            {
+                if (auto named = Requirement::parse(id->name + "==" + id->version->to_string()))
+                {
+                    out.requirement = std::move(*named);
+                }
+            }
+            return {};
+        }
+
+        // A line that is neither a path nor a valid requirement: the parse error, with pip's
+        // hint for "name=1.0" (an '=' but none of the version operators).
+        auto invalid_requirement(std::string_view line, std::string_view body,
+                                 std::size_t body_offset, const util::ParseError& error)
+          -> util::Unexpected<PipLineError>
+        {
+            constexpr std::array<std::string_view, 7> operators = { "~=", "==", "!=", "<=",
+                                                                    ">=", "<",  ">" };
+            const bool single_equals =
+              body.find('=') != std::string_view::npos &&
+              std::none_of(operators.begin(), operators.end(),
+                           [&](std::string_view op)
+                           { return body.find(op) != std::string_view::npos; });
+            std::string message = "invalid requirement: " + error.message;
+            std::string suggestion;
+            if (single_equals)
+            {
+                message += " ('=' is not a version operator: did you mean '=='?)";
+                suggestion = "==";
+            }
+            return failure(PipLineErrorKind::invalid_requirement, line, body_offset + error.offset,
+                           std::move(message), {}, std::move(suggestion));
+        }
+
+        // A valid PEP 508 requirement; the URL of "name @ URL" is read like a URL line's.
+        auto read_named_requirement(std::string_view line, std::string_view body,
+                                    std::size_t body_offset, Requirement&& requirement,
+                                    PipLine& out) -> util::Result<void, PipLineError>
+        {
+            out.requirement = std::move(requirement);
+            out.name = out.requirement->name();
+            const std::string& url = out.requirement->url();
+            if (url.empty())
+            {
+                out.kind = PipLineKind::requirement;
+                return {};
+            }
+            out.kind = vcs_of_scheme(url_scheme(url)) ? PipLineKind::vcs : PipLineKind::url;
+            out.target = url;
+            const std::size_t url_offset = body_offset + body.find(url);
+            return read_url(line, url_offset, url, out);
+        }
+
+        // A line that is not a URL: a local path or archive, which pip reads as a file, or a
+        // PEP 508 requirement ("name[extra] >= 1", "name @ URL").
+        auto read_name_form(std::string_view line, std::string_view body, std::size_t body_offset,
+                            PipLine& out) -> util::Result<void, PipLineError>
+        {
+            std::vector<std::string> extras;
+            const std::string_view path = strip_extras(body, extras);
+            const std::size_t at = body.find('@');
+            const bool pep508_url =
+              at != std::string_view::npos && !looks_like_path(body.substr(0, at));
+            const bool archive = has_archive_extension(path) && !pep508_url;
+            auto req = Requirement::parse(body);
+            if (archive || (looks_like_path(path) && !req))
+            {
+                out.kind = PipLineKind::path;
+                out.target = std::string(path);
+                out.extras = std::move(extras);
+                if (archive)
+                {
+                    return read_archive(line, path, body_offset, out);
+                }
+                return {};
+            }
+            if (!req)
+            {
+                return invalid_requirement(line, body, body_offset, req.error());
+            }
+            return read_named_requirement(line, body, body_offset, std::move(*req), out);
+        }
+
+        // The requirement before the marker, in URL or name form; the marker then applies to
+        // the requirement it names. A single return of `read`, so that it is built in place.
+        auto read_body(std::string_view line, std::string_view body, std::size_t body_offset,
+                       PipLine& out) -> util::Result<void, PipLineError>
+        {
+            auto read = is_url(body) ? read_url_form(line, body, body_offset, out)
+                                     : read_name_form(line, body, body_offset, out);
+            if (read && out.requirement && out.marker)
+            {
+                out.requirement->set_marker(out.marker);
+            }
+            return read;
+        }
+
         // The requirement part of a line (before the options): a URL, a path or PEP 508.
         auto read_requirement(std::string_view line, std::string_view args, PipLine& out)
           -> util::Result<void, PipLineError>
@@ -561,20 +701,11 @@ namespace envcheck::pypi
             if (const std::size_t sep = args.find(separator); sep != std::string_view::npos)
             {
                 body = args.substr(0, sep);
-                const std::string_view marker_text =
-                  detail::trim_ascii(args.substr(sep + separator.size()));
-                if (!marker_text.empty())
+                auto marker =
+                  read_marker(line, detail::trim_ascii(args.substr(sep + separator.size())), out);
+                if (!marker)
                 {
-                    auto marker = Marker::parse(marker_text);
-                    if (!marker)
-                    {
-                        const auto marker_offset =
-                          static_cast<std::size_t>(marker_text.data() - line.data());
-                        return failure(PipLineErrorKind::invalid_requirement, line,
-                                       marker_offset + marker.error().offset,
-                                       "invalid marker: " + marker.error().message);
-                    }
-                    out.marker = std::move(*marker);
+                    return marker;
                 }
             }
             body = detail::trim_ascii(body);
@@ -584,101 +715,7 @@ namespace envcheck::pypi
                 return failure(PipLineErrorKind::invalid_requirement, line, body_offset,
                                "expected a requirement before the ';'");
             }
-
-            if (is_url(body))
-            {
-                out.kind = vcs_of_scheme(url_scheme(body)) ? PipLineKind::vcs : PipLineKind::url;
-                out.target = std::string(body);
-                auto read = read_url(line, body_offset, body, out);
-                if (!read)
-                {
-                    return read;
-                }
-            }
-            else
-            {
-                std::vector<std::string> extras;
-                const std::string_view path = strip_extras(body, extras);
-                const std::size_t at = body.find('@');
-                const bool pep508_url =
-                  at != std::string_view::npos && !looks_like_path(body.substr(0, at));
-                const bool archive = has_archive_extension(path) && !pep508_url;
-                auto req = Requirement::parse(body);
-                if (archive || (looks_like_path(path) && !req))
-                {
-                    out.kind = PipLineKind::path;
-                    out.target = std::string(path);
-                    out.extras = std::move(extras);
-                    if (archive)
-                    {
-                        auto id = identify_file(basename(path));
-                        if (!id)
-                        {
-                            return failure(PipLineErrorKind::invalid_reference, line, body_offset,
-                                           "invalid wheel file name: " + id.error().message);
-                        }
-                        out.name = id->name;
-                        out.file_version = id->version;
-                        if (id->is_wheel)
-                        {
-                            if (auto named =
-                                  Requirement::parse(id->name + "==" + id->version->to_string()))
-                            {
-                                out.requirement = std::move(*named);
-                            }
-                        }
-                    }
-                }
-                else if (!req)
-                {
-                    const auto& error = req.error();
-                    // pip's hint for "name=1.0": an '=' but none of the version operators.
-                    constexpr std::array<std::string_view, 7> operators = { "~=", "==", "!=", "<=",
-                                                                            ">=", "<",  ">" };
-                    const bool single_equals =
-                      body.find('=') != std::string_view::npos &&
-                      std::none_of(operators.begin(), operators.end(),
-                                   [&](std::string_view op)
-                                   { return body.find(op) != std::string_view::npos; });
-                    std::string message = "invalid requirement: " + error.message;
-                    std::string suggestion;
-                    if (single_equals)
-                    {
-                        message += " ('=' is not a version operator: did you mean '=='?)";
-                        suggestion = "==";
-                    }
-                    return failure(PipLineErrorKind::invalid_requirement, line,
-                                   body_offset + error.offset, std::move(message), {},
-                                   std::move(suggestion));
-                }
-                else
-                {
-                    out.requirement = std::move(*req);
-                    out.name = out.requirement->name();
-                    const std::string& url = out.requirement->url();
-                    if (url.empty())
-                    {
-                        out.kind = PipLineKind::requirement;
-                    }
-                    else
-                    {
-                        out.kind =
-                          vcs_of_scheme(url_scheme(url)) ? PipLineKind::vcs : PipLineKind::url;
-                        out.target = url;
-                        const std::size_t url_offset = body_offset + body.find(url);
-                        auto read = read_url(line, url_offset, url, out);
-                        if (!read)
-                        {
-                            return read;
-                        }
-                    }
-                }
-            }
-            if (out.requirement && out.marker)
-            {
-                out.requirement->set_marker(out.marker);
-            }
-            return {};
+            return read_body(line, body, body_offset, out);
         }
 
         auto read_editable(std::string_view line, const std::string& value, PipLine& out)

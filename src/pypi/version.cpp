@@ -111,6 +111,12 @@ namespace envcheck::pypi
                 }
                 return value;
             }
+            // The "[._-]? N?" after a pre, post or dev spelling; a missing number means 0.
+            auto take_spelled_number() -> std::uint64_t
+            {
+                take_separator();
+                return take_number().value_or(0);
+            }
             [[nodiscard]] auto overflow_at() const -> std::optional<std::size_t>
             {
                 return m_overflow_at;
@@ -255,23 +261,12 @@ namespace envcheck::pypi
             }
             return out;
         }
-    }
 
-    namespace detail
-    {
-        auto scan_version(std::string_view text, std::size_t pos, bool allow_local) -> VersionScan
+        // An optional 'v', the epoch "N!" and the release "N(.N)*", into `parts`. nullopt when
+        // they are there, else what is missing at the cursor.
+        auto scan_epoch_and_release(Scanner& s, Version::Parts& parts)
+          -> std::optional<std::string_view>
         {
-            VersionScan scan;
-            Scanner s(text, pos);
-            auto fail = [&](std::size_t at, std::string message)
-            {
-                scan.ok = false;
-                scan.error_offset = at;
-                scan.message = std::move(message);
-                scan.end = at;
-                return scan;
-            };
-
             if (s.peek() == 'v' || s.peek() == 'V')
             {
                 s.reset(s.pos() + 1);
@@ -280,118 +275,124 @@ namespace envcheck::pypi
             auto first = s.take_number();
             if (!first)
             {
-                return fail(s.pos(), "expected a release number");
+                return "expected a release number";
             }
             if (s.peek() == '!')
             {
-                scan.parts.epoch = *first;
+                parts.epoch = *first;
                 s.reset(s.pos() + 1);
                 first = s.take_number();
                 if (!first)
                 {
-                    return fail(s.pos(), "expected a release number after the epoch");
+                    return "expected a release number after the epoch";
                 }
             }
-            scan.parts.release = { *first };
-            while (s.peek() == '.' && is_digit(s.peek(1)))
+            parts.release = { *first };
+            // A '.' not followed by a digit ends the release: "1.0.post1", "1.0.dev0".
+            while (s.peek() == '.' && detail::is_digit(s.peek(1)))
             {
                 s.reset(s.pos() + 1);
                 const auto part = s.take_number();
-                scan.parts.release.push_back(*part);
+                parts.release.push_back(*part);
             }
+            return std::nullopt;
+        }
 
-            // Pre-release: [._-]? (alpha|a|beta|b|preview|pre|c|rc) [._-]? N?
+        // Pre-release: [._-]? (alpha|a|beta|b|preview|pre|c|rc) [._-]? N?. Without one the
+        // cursor stays where it was.
+        auto scan_pre(Scanner& s) -> std::optional<PreRelease>
+        {
+            const std::size_t start = s.pos();
+            s.take_separator();
+            for (const auto& spelling : pre_spellings)
             {
-                const std::size_t start = s.pos();
-                s.take_separator();
-                const Spelling* found = nullptr;
-                for (const auto& spelling : pre_spellings)
+                if (s.take_word(spelling.text))
                 {
-                    if (s.take_word(spelling.text))
-                    {
-                        found = &spelling;
-                        break;
-                    }
-                }
-                if (found != nullptr)
-                {
-                    s.take_separator();
-                    const auto number = s.take_number();
-                    scan.parts.pre = PreRelease{ found->kind, number.value_or(0) };
-                }
-                else
-                {
-                    s.reset(start);
+                    return PreRelease{ spelling.kind, s.take_spelled_number() };
                 }
             }
+            s.reset(start);
+            return std::nullopt;
+        }
 
-            // Post-release: -N | [._-]? (post|rev|r) [._-]? N?
+        // Post-release: -N | [._-]? (post|rev|r) [._-]? N?. Without one the cursor stays where
+        // it was.
+        auto scan_post(Scanner& s) -> std::optional<std::uint64_t>
+        {
+            const std::size_t start = s.pos();
+            if (s.peek() == '-' && detail::is_digit(s.peek(1)))
             {
-                const std::size_t start = s.pos();
-                if (s.peek() == '-' && is_digit(s.peek(1)))
-                {
-                    s.reset(s.pos() + 1);
-                    const auto number = s.take_number();
-                    scan.parts.post = *number;
-                }
-                else
-                {
-                    s.take_separator();
-                    bool found = false;
-                    for (const auto spelling : post_spellings)
-                    {
-                        if (s.take_word(spelling))
-                        {
-                            found = true;
-                            break;
-                        }
-                    }
-                    if (found)
-                    {
-                        s.take_separator();
-                        const auto number = s.take_number();
-                        scan.parts.post = number.value_or(0);
-                    }
-                    else
-                    {
-                        s.reset(start);
-                    }
-                }
+                s.reset(s.pos() + 1);
+                return *s.take_number();
             }
-
-            // Development release: [._-]? dev [._-]? N?
+            s.take_separator();
+            for (const auto spelling : post_spellings)
             {
-                const std::size_t start = s.pos();
-                s.take_separator();
-                if (s.take_word("dev"))
+                if (s.take_word(spelling))
                 {
-                    s.take_separator();
-                    const auto number = s.take_number();
-                    scan.parts.dev = number.value_or(0);
-                }
-                else
-                {
-                    s.reset(start);
+                    return s.take_spelled_number();
                 }
             }
+            s.reset(start);
+            return std::nullopt;
+        }
 
+        // Development release: [._-]? dev [._-]? N?. Without one the cursor stays where it was.
+        auto scan_dev(Scanner& s) -> std::optional<std::uint64_t>
+        {
+            const std::size_t start = s.pos();
+            s.take_separator();
+            if (s.take_word("dev"))
+            {
+                return s.take_spelled_number();
+            }
+            s.reset(start);
+            return std::nullopt;
+        }
+
+        // Where the local label starting at `label_start` ends: [a-z0-9]+ ([._-][a-z0-9]+)*.
+        // A separator not followed by a letter or digit is not part of it.
+        auto local_label_end(std::string_view text, std::size_t label_start) -> std::size_t
+        {
+            std::size_t end = label_start;
+            while (end < text.size() && detail::is_alnum(text[end]))
+            {
+                ++end;
+            }
+            while (end + 1 < text.size() && is_separator(text[end]) &&
+                   detail::is_alnum(text[end + 1]))
+            {
+                ++end;
+                while (end < text.size() && detail::is_alnum(text[end]))
+                {
+                    ++end;
+                }
+            }
+            return end;
+        }
+    }
+
+    namespace detail
+    {
+        auto scan_version(std::string_view text, std::size_t pos, bool allow_local) -> VersionScan
+        {
+            VersionScan scan;
+            Scanner s(text, pos);
+            if (const auto missing = scan_epoch_and_release(s, scan.parts))
+            {
+                scan.error_offset = s.pos();
+                scan.message = std::string(*missing);
+                scan.end = s.pos();
+                return scan;
+            }
+            scan.parts.pre = scan_pre(s);
+            scan.parts.post = scan_post(s);
+            scan.parts.dev = scan_dev(s);
             // Local label: + [a-z0-9]+ ([._-][a-z0-9]+)*
             if (allow_local && s.peek() == '+' && is_alnum(s.peek(1)))
             {
                 const std::size_t label_start = s.pos() + 1;
-                std::size_t end = label_start;
-                while (end < text.size() && is_alnum(text[end]))
-                {
-                    ++end;
-                }
-                while (end + 1 < text.size() && is_separator(text[end]) && is_alnum(text[end + 1]))
-                {
-                    ++end;
-                    while (end < text.size() && is_alnum(text[end]))
-                    {
-                        ++end;
-                    }
-                }
+                const std::size_t end = local_label_end(text, label_start);
                 scan.parts.local = normalize_local(text.substr(label_start, end - label_start));
                 s.reset(end);
             }
