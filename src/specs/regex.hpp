@@ -70,6 +70,9 @@ namespace envcheck::specs
 
         using ByteSet = std::array<std::uint64_t, 4>;
 
+        // The state of one matches() call: the Pike VM's thread lists (defined in regex.cpp).
+        class Matcher;
+
         friend class RegexCompiler;
 
         std::string m_pattern;

@@ -515,8 +515,91 @@ namespace envcheck::specs
             return constraint;
         }
 
+        // The version after an operator, and where it starts in the whole input.
+        struct Operand
+        {
+            std::string_view text;
+            std::size_t offset = 0;
+        };
+
         auto parse_operator_clause(std::string_view clause, std::size_t offset)
           -> std::optional<VersionConstraint>
+        {
+            const std::string_view op = read_operator(clause);
+            if (op.empty())
+            {
+                const auto end = clause.find_first_not_of("=<>!~");
+                fail(offset, "invalid operator '" + std::string(clause.substr(0, end)) +
+                               "'; expected one of ==, !=, <, <=, >, >=, =, ~=");
+                return std::nullopt;
+            }
+            auto operand = read_operand(clause, op, offset);
+            if (!operand)
+            {
+                return std::nullopt;
+            }
+
+            VersionConstraint constraint;
+            constraint.written_with_operator = true;
+            const bool star_suffix = ends_with(operand->text, ".*");
+            if (op == "=")
+            {
+                if (operand->text == "*")
+                {
+                    return VersionConstraint{}; // "=*": any version
+                }
+                constraint.op = VersionOperator::starts_with;
+                constraint.written_with_star = strip_starts_with_star(operand->text);
+            }
+            else if (op == "!=")
+            {
+                constraint.op = VersionOperator::not_equal;
+                if (star_suffix)
+                {
+                    constraint.op = VersionOperator::not_starts_with;
+                    operand->text.remove_suffix(2);
+                }
+            }
+            else if (op == "~=")
+            {
+                constraint.op = VersionOperator::compatible;
+                if (star_suffix)
+                {
+                    fail(operand->offset + operand->text.size() - 2,
+                         "'~=' cannot be combined with '.*'");
+                    return std::nullopt;
+                }
+            }
+            else
+            {
+                constraint.op = comparison_operator(op);
+                if (star_suffix)
+                {
+                    drop_ignored_star(op, *operand);
+                }
+            }
+            if (operand->text.empty())
+            {
+                fail(operand->offset, "expected a version after '" + std::string(op) + "'");
+                return std::nullopt;
+            }
+            auto version = parse_version(operand->text, operand->offset);
+            if (!version)
+            {
+                return std::nullopt;
+            }
+            if (constraint.op == VersionOperator::compatible &&
+                !set_compatible_prefix(constraint, *version, *operand, offset))
+            {
+                return std::nullopt;
+            }
+            constraint.version = std::move(*version);
+            return constraint;
+        }
+
+        // The operator `clause` starts with; empty when it starts with none, or with more
+        // operator characters than one operator (`=>`, `<<`, `===`).
+        static auto read_operator(std::string_view clause) -> std::string_view
         {
             static constexpr std::string_view two_char[] = { "==", "!=", "<=", ">=", "~=" };
             std::string_view op;
@@ -532,131 +615,107 @@ namespace envcheck::specs
             {
                 op = clause.substr(0, 1);
             }
-            if (op.empty() || (clause.size() > op.size() && is_operator_char(clause[op.size()])))
+            if (clause.size() > op.size() && is_operator_char(clause[op.size()]))
             {
-                const auto end = clause.find_first_not_of("=<>!~");
-                fail(offset, "invalid operator '" + std::string(clause.substr(0, end)) +
-                               "'; expected one of ==, !=, <, <=, >, >=, =, ~=");
-                return std::nullopt;
+                return {};
             }
+            return op;
+        }
+
+        // The version after `op`: spaces may separate them, but a version holds none.
+        auto read_operand(std::string_view clause, std::string_view op, std::size_t offset)
+          -> std::optional<Operand>
+        {
             std::size_t at = op.size();
             while (at < clause.size() && chars::is_space(clause[at]))
             {
                 ++at;
             }
-            std::string_view operand = clause.substr(at);
-            const std::size_t operand_offset = offset + at;
-            if (operand.empty())
+            const Operand operand{ clause.substr(at), offset + at };
+            if (operand.text.empty())
             {
                 fail(offset + op.size(), "expected a version after '" + std::string(op) + "'");
                 return std::nullopt;
             }
-            for (std::size_t i = 0; i < operand.size(); ++i)
+            for (std::size_t i = 0; i < operand.text.size(); ++i)
             {
-                if (chars::is_space(operand[i]))
+                if (chars::is_space(operand.text[i]))
                 {
-                    fail(operand_offset + i, "unexpected whitespace in a version; versions are "
+                    fail(operand.offset + i, "unexpected whitespace in a version; versions are "
                                              "joined by ',' (and) or '|' (or)");
                     return std::nullopt;
                 }
             }
+            return operand;
+        }
 
-            VersionConstraint constraint;
-            constraint.written_with_operator = true;
-            const bool star_suffix = ends_with(operand, ".*");
-            if (op == "=")
+        // `=V.*` and `=V*` start with V: strips the stars from the operand; true for `.*`.
+        static auto strip_starts_with_star(std::string_view& operand) -> bool
+        {
+            if (ends_with(operand, ".*"))
             {
-                constraint.op = VersionOperator::starts_with;
-                if (operand == "*")
-                {
-                    return VersionConstraint{}; // "=*": any version
-                }
-                if (star_suffix)
-                {
-                    operand.remove_suffix(2);
-                    constraint.written_with_star = true;
-                }
-                else if (operand.back() == '*' &&
-                         operand.substr(0, operand.find_last_not_of('*') + 1).find('*') ==
-                           std::string_view::npos)
-                {
-                    // As the bare `V*`: one '*' dropped (`=1.7*` is =1.7, `=1.7**` starts with
-                    // the version "1.7*", as conda's MatchSpec reads `pkg=1.7**`).
-                    operand.remove_suffix(1);
-                    operand = operand.substr(0, operand.find_last_not_of('.') + 1);
-                }
+                operand.remove_suffix(2);
+                return true;
             }
-            else if (op == "!=")
+            if (operand.back() == '*' &&
+                operand.substr(0, operand.find_last_not_of('*') + 1).find('*') ==
+                  std::string_view::npos)
             {
-                constraint.op = VersionOperator::not_equal;
-                if (star_suffix)
-                {
-                    constraint.op = VersionOperator::not_starts_with;
-                    operand.remove_suffix(2);
-                }
+                // As the bare `V*`: one '*' dropped (`=1.7*` is =1.7, `=1.7**` starts with
+                // the version "1.7*", as conda's MatchSpec reads `pkg=1.7**`).
+                operand.remove_suffix(1);
+                operand = operand.substr(0, operand.find_last_not_of('.') + 1);
             }
-            else if (op == "~=")
+            return false;
+        }
+
+        // ==, <, <=, > or >=.
+        static auto comparison_operator(std::string_view op) -> VersionOperator
+        {
+            return op == "=="   ? VersionOperator::equal
+                   : op == "<"  ? VersionOperator::less
+                   : op == "<=" ? VersionOperator::less_equal
+                   : op == ">"  ? VersionOperator::greater
+                                : VersionOperator::greater_equal;
+        }
+
+        // A comparison compares whole versions, so a '.*' after its operand means nothing:
+        // dropped, with a warning.
+        void drop_ignored_star(std::string_view op, Operand& operand)
+        {
+            operand.text.remove_suffix(2);
+            m_spec->m_warnings.push_back({ operand.offset + operand.text.size(), 2,
+                                           "'.*' after '" + std::string(op) +
+                                             "' is ignored: write '" + std::string(op) +
+                                             std::string(operand.text) + "'" });
+        }
+
+        // `~=V` also needs V's prefix (`~=1.4` is >=1.4,1.*); false when it has none to give.
+        auto set_compatible_prefix(VersionConstraint& constraint, const Version& version,
+                                   const Operand& operand, std::size_t offset) -> bool
+        {
+            if (auto prefix = version.compatible_prefix())
             {
-                constraint.op = VersionOperator::compatible;
-                if (star_suffix)
-                {
-                    fail(operand_offset + operand.size() - 2, "'~=' cannot be combined with '.*'");
-                    return std::nullopt;
-                }
+                constraint.prefix = std::make_shared<const Version>(std::move(*prefix));
+                return true;
             }
-            else
+            if (operand.text.find_first_not_of('*') == std::string_view::npos)
             {
-                constraint.op = op == "=="   ? VersionOperator::equal
-                                : op == "<"  ? VersionOperator::less
-                                : op == "<=" ? VersionOperator::less_equal
-                                : op == ">"  ? VersionOperator::greater
-                                             : VersionOperator::greater_equal;
-                if (star_suffix)
-                {
-                    operand.remove_suffix(2);
-                    m_spec->m_warnings.push_back({ operand_offset + operand.size(), 2,
-                                                   "'.*' after '" + std::string(op) +
-                                                     "' is ignored: write '" + std::string(op) +
-                                                     std::string(operand) + "'" });
-                }
+                fail(operand.offset, "'~=' needs a version with at least two components, "
+                                     "e.g. '~=1.4' (>=1.4,1.*)");
+                return false;
             }
-            if (operand.empty())
-            {
-                fail(operand_offset, "expected a version after '" + std::string(op) + "'");
-                return std::nullopt;
-            }
-            auto version = parse_version(operand, operand_offset);
-            if (!version)
-            {
-                return std::nullopt;
-            }
-            if (constraint.op == VersionOperator::compatible)
-            {
-                if (auto prefix = version->compatible_prefix())
-                {
-                    constraint.prefix = std::make_shared<const Version>(std::move(*prefix));
-                }
-                if (!constraint.prefix && operand.find_first_not_of('*') == std::string_view::npos)
-                {
-                    fail(operand_offset, "'~=' needs a version with at least two components, "
-                                         "e.g. '~=1.4' (>=1.4,1.*)");
-                    return std::nullopt;
-                }
-                if (!constraint.prefix)
-                {
-                    // conda accepts `~=1` and fails when it compares (its prefix is empty); mamba,
-                    // behind conda's default solver, reads it as >=1. So do we.
-                    m_spec->m_warnings.push_back(
-                      { offset, operand_offset + operand.size() - offset,
-                        "'~=" + std::string(operand) +
-                          "' needs two components: conda's classic solver fails on it, mamba "
-                          "(conda's default solver) reads it as '>=" +
-                          std::string(operand) + "'; write '>=" + std::string(operand) + "'" });
-                    constraint.op = VersionOperator::greater_equal;
-                }
-            }
-            constraint.version = std::move(*version);
-            return constraint;
+            // conda accepts `~=1` and fails when it compares (its prefix is empty); mamba,
+            // behind conda's default solver, reads it as >=1. So do we.
+            const std::string text(operand.text);
+            m_spec->m_warnings.push_back(
+              { offset, operand.offset + operand.text.size() - offset,
+                "'~=" + text +
+                  "' needs two components: conda's classic solver fails on it, mamba "
+                  "(conda's default solver) reads it as '>=" +
+                  text + "'; write '>=" + text + "'" });
+            constraint.op = VersionOperator::greater_equal;
+            return true;
         }
 
         void emit(const Tree& tree)
