@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <filesystem>
 #include <mutex>
+#include <optional>
 #include <system_error>
 
 #include <curl/curl.h>
@@ -315,6 +316,416 @@ namespace envcheck::net
         return fetch_into(url, conditions, &sink);
     }
 
+    namespace
+    {
+        // Whether a file:// URL names a directory, which libcurl would read as an empty file.
+        auto is_directory_url(const CurlLibrary& curl, const std::string& url) -> bool
+        {
+            if (!has_scheme(url, "file"))
+            {
+                return false;
+            }
+            std::error_code error;
+            return std::filesystem::is_directory(
+              url_part(curl, url, CURLUPART_PATH, CURLU_URLDECODE), error);
+        }
+
+        // The validators of the caller's copy as request headers; null when there are none.
+        auto conditional_headers(const CurlLibrary& curl, const ConditionalHeaders& conditions)
+          -> Slist
+        {
+            Slist request_headers(nullptr, SlistDeleter{ &curl });
+            auto add_header = [&request_headers, &curl](const std::string& line)
+            {
+                curl_slist* appended = curl.slist_append(request_headers.get(), line.c_str());
+                if (appended != nullptr)
+                {
+                    static_cast<void>(request_headers.release());
+                    request_headers.reset(appended);
+                }
+            };
+            if (!conditions.etag.empty())
+            {
+                add_header("If-None-Match: " + conditions.etag);
+            }
+            if (!conditions.last_modified.empty())
+            {
+                add_header("If-Modified-Since: " + conditions.last_modified);
+            }
+            return request_headers;
+        }
+
+        // The protocol limits must hold with any libcurl: the bitmask options where the string
+        // ones (7.85) are unknown.
+        void restrict_protocols(const CurlLibrary& curl, CURL* easy, bool is_https)
+        {
+            if (curl.easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https,file") != CURLE_OK)
+            {
+                curl.easy_setopt(
+                  easy, protocols_bitmask_option,
+                  static_cast<long>(CURLPROTO_HTTP | CURLPROTO_HTTPS | CURLPROTO_FILE));
+            }
+            // Never downgrade: from https, redirects may only go to https.
+            if (curl.easy_setopt(easy, CURLOPT_REDIR_PROTOCOLS_STR,
+                                 is_https ? "https" : "http,https") != CURLE_OK)
+            {
+                curl.easy_setopt(easy, redirect_protocols_bitmask_option,
+                                 static_cast<long>(is_https ? CURLPROTO_HTTPS
+                                                            : (CURLPROTO_HTTP | CURLPROTO_HTTPS)));
+            }
+        }
+
+        // Redirects, timeouts and the size cap of HttpOptions.
+        void set_limits(const CurlLibrary& curl, CURL* easy, const HttpOptions& options)
+        {
+            curl.easy_setopt(easy, CURLOPT_FOLLOWLOCATION, 1L);
+            curl.easy_setopt(easy, CURLOPT_MAXREDIRS, options.max_redirects);
+            curl.easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS,
+                             static_cast<long>(options.connect_timeout.count()));
+            curl.easy_setopt(easy, CURLOPT_TIMEOUT_MS,
+                             static_cast<long>(options.total_timeout.count()));
+            curl.easy_setopt(easy, CURLOPT_MAXFILESIZE_LARGE,
+                             static_cast<curl_off_t>(options.max_bytes));
+            // A server that trickles (or never answers after the handshake) is given up on long
+            // before the total timeout.
+            if (options.low_speed_bytes_per_second > 0)
+            {
+                curl.easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, options.low_speed_bytes_per_second);
+                curl.easy_setopt(easy, CURLOPT_LOW_SPEED_TIME,
+                                 static_cast<long>(options.low_speed_time.count()));
+            }
+            curl.easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
+        }
+
+        // Verification is always on; a private CA is added with ca_bundle, never by turning it off.
+        void verify_tls(const CurlLibrary& curl, CURL* easy, const std::string& ca_bundle)
+        {
+            curl.easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, 1L);
+            curl.easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, 2L);
+            if (!ca_bundle.empty())
+            {
+                curl.easy_setopt(easy, CURLOPT_CAINFO, ca_bundle.c_str());
+            }
+        }
+
+        // The callbacks that fill `transfer`, and the request headers (may be null).
+        void set_callbacks(const CurlLibrary& curl, CURL* easy, Transfer& transfer,
+                           curl_slist* request_headers)
+        {
+            curl.easy_setopt(easy, CURLOPT_WRITEFUNCTION, &on_body);
+            curl.easy_setopt(easy, CURLOPT_WRITEDATA, &transfer);
+            curl.easy_setopt(easy, CURLOPT_HEADERFUNCTION, &on_header);
+            curl.easy_setopt(easy, CURLOPT_HEADERDATA, &transfer);
+            if (request_headers != nullptr)
+            {
+                curl.easy_setopt(easy, CURLOPT_HTTPHEADER, request_headers);
+            }
+        }
+
+        // libcurl's words for a failure: the error buffer's, more specific, else the code's.
+        auto curl_detail(const CurlLibrary& curl, const char* error_buffer, CURLcode code)
+          -> std::string
+        {
+            return error_buffer[0] != '\0' ? std::string(error_buffer)
+                                           : std::string(curl.easy_strerror(code));
+        }
+
+        // What the error of a failed transfer (libcurl did not return CURLE_OK) is made of.
+        struct FailedTransfer
+        {
+            const CurlLibrary& curl;
+            CURL* easy = nullptr;
+            const std::string& url;
+            const HttpOptions& options;
+            const Transfer& transfer;
+            CURLcode code = CURLE_OK;
+            std::string detail; // curl_detail
+            bool is_https = false;
+            bool is_file = false;
+        };
+
+        using Failure = util::Unexpected<util::Error>;
+
+        // Failures of the URL itself and of where its redirects lead.
+        auto url_failure(const FailedTransfer& failed) -> std::optional<Failure>
+        {
+            const std::string& url = failed.url;
+            switch (failed.code)
+            {
+                case CURLE_UNSUPPORTED_PROTOCOL:
+                    if (failed.is_https)
+                    {
+                        return failure(util::ErrorKind::network, url,
+                                       "redirected from https to another scheme; envcheck never "
+                                       "downgrades from TLS (" +
+                                         failed.detail + ")",
+                                       "ask for the URL the redirect names, if you trust it");
+                    }
+                    return failure(util::ErrorKind::network, url,
+                                   "redirected to a URL scheme that is not allowed (" +
+                                     failed.detail + ")");
+                case CURLE_URL_MALFORMAT:
+                    return failure(util::ErrorKind::usage, url,
+                                   "malformed URL (" + failed.detail + ")");
+                case CURLE_TOO_MANY_REDIRECTS:
+                    return failure(util::ErrorKind::network, url,
+                                   "too many redirects (" +
+                                     std::to_string(failed.options.max_redirects) + ")");
+                default:
+                    return std::nullopt;
+            }
+        }
+
+        auto connect_failure(const FailedTransfer& failed) -> Failure
+        {
+            long os_errno = 0;
+            failed.curl.easy_getinfo(failed.easy, CURLINFO_OS_ERRNO, &os_errno);
+            const std::string cause =
+              os_errno == ECONNREFUSED
+                ? std::string("connection refused")
+                : "cannot connect: " + fsio::describe_errno(static_cast<int>(os_errno));
+            return failure(util::ErrorKind::network, failed.url,
+                           cause + " (" + failed.detail + ")");
+        }
+
+        // A timeout, told apart by where the transfer stopped: in the TLS handshake, below the
+        // low-speed limit, while connecting, or past the total timeout.
+        auto timeout_failure(const FailedTransfer& failed) -> Failure
+        {
+            const HttpOptions& options = failed.options;
+            curl_off_t connected_after = 0;
+            failed.curl.easy_getinfo(failed.easy, CURLINFO_CONNECT_TIME_T, &connected_after);
+            curl_off_t handshake_after = 0;
+            failed.curl.easy_getinfo(failed.easy, CURLINFO_APPCONNECT_TIME_T, &handshake_after);
+            // libcurl clears the connect time when the connection phase fails; its message
+            // says where it stopped.
+            if (failed.is_https &&
+                ((connected_after > 0 && handshake_after == 0) ||
+                 failed.detail.find("SSL connection timeout") != std::string::npos))
+            {
+                return failure(util::ErrorKind::network, failed.url,
+                               "not TLS: the server accepted the connection but never "
+                               "answered the TLS handshake (within " +
+                                 describe_duration(options.connect_timeout) +
+                                 "); is it a plain-http server?",
+                               "check the URL's scheme and port");
+            }
+            if (failed.detail.find("too slow") != std::string::npos)
+            {
+                return failure(util::ErrorKind::timeout, failed.url,
+                               "slower than " + std::to_string(options.low_speed_bytes_per_second) +
+                                 " bytes/s for " + std::to_string(options.low_speed_time.count()) +
+                                 " s; given up (received " +
+                                 std::to_string(failed.transfer.body.size()) + " bytes)",
+                               "the server stalls; try again later or another mirror");
+            }
+            if (connected_after == 0 && !failed.is_file)
+            {
+                return failure(util::ErrorKind::timeout, failed.url,
+                               "could not connect: timed out after " +
+                                 describe_duration(options.connect_timeout),
+                               "raise the connect timeout if the server is slow to accept");
+            }
+            return failure(util::ErrorKind::timeout, failed.url,
+                           "timed out after " + describe_duration(options.total_timeout) +
+                             " (received " + std::to_string(failed.transfer.received) + " bytes)",
+                           "raise the timeout for large files or slow servers");
+        }
+
+        // Failures to reach the server (or the proxy) and to keep the connection.
+        auto connection_failure(const FailedTransfer& failed) -> std::optional<Failure>
+        {
+            const std::string& url = failed.url;
+            switch (failed.code)
+            {
+                case CURLE_COULDNT_RESOLVE_PROXY:
+                    return failure(util::ErrorKind::network, url,
+                                   "cannot resolve the proxy host (" + failed.detail + ")",
+                                   proxy_hint());
+                case CURLE_COULDNT_RESOLVE_HOST:
+                    return failure(util::ErrorKind::network, url,
+                                   "cannot resolve host '" +
+                                     url_part(failed.curl, url, CURLUPART_HOST) + "'",
+                                   "check the host name and the machine's DNS settings");
+                case CURLE_COULDNT_CONNECT:
+                    return connect_failure(failed);
+                case CURLE_OPERATION_TIMEDOUT:
+                    return timeout_failure(failed);
+                case CURLE_PARTIAL_FILE:
+                    return failure(
+                      util::ErrorKind::network, url,
+                      "truncated response: the connection closed before the whole body arrived (" +
+                        failed.detail + ")");
+                case CURLE_GOT_NOTHING:
+                    return failure(util::ErrorKind::network, url,
+                                   "the server closed the connection without sending a response");
+                case CURLE_RECV_ERROR:
+                case CURLE_SEND_ERROR:
+                    return failure(util::ErrorKind::network, url,
+                                   "connection broken (" + failed.detail + ")");
+                default:
+                    return std::nullopt;
+            }
+        }
+
+        auto tls_handshake_failure(const FailedTransfer& failed) -> Failure
+        {
+            const std::string& detail = failed.detail;
+            // OpenSSL's words for an answer that is no TLS record (an http server's reply).
+            if (detail.find("wrong version number") != std::string::npos ||
+                detail.find("packet length too long") != std::string::npos ||
+                detail.find("record layer failure") != std::string::npos ||
+                detail.find("http request") != std::string::npos)
+            {
+                return failure(util::ErrorKind::network, failed.url,
+                               "TLS handshake failed: not TLS, the server answered in "
+                               "plain text; is it a plain-http server? (" +
+                                 detail + ")",
+                               "check the URL's scheme and port");
+            }
+            return failure(util::ErrorKind::network, failed.url,
+                           "TLS handshake failed (" + detail + ")", std::string(ca_bundle_hint));
+        }
+
+        auto tls_failure(const FailedTransfer& failed) -> std::optional<Failure>
+        {
+            switch (failed.code)
+            {
+                case CURLE_PEER_FAILED_VERIFICATION:
+                    return failure(util::ErrorKind::network, failed.url,
+                                   "TLS certificate verify failed (" + failed.detail + ")",
+                                   std::string(ca_bundle_hint));
+                case CURLE_SSL_CACERT_BADFILE:
+                    return failure(util::ErrorKind::io, failed.url,
+                                   "cannot use the CA bundle '" + failed.options.ca_bundle + "' (" +
+                                     failed.detail + ")");
+                case CURLE_SSL_CONNECT_ERROR:
+                    return tls_handshake_failure(failed);
+                default:
+                    return std::nullopt;
+            }
+        }
+
+        // Why the body could not be stored: over the size cap, or refused by the sink.
+        auto write_failure(const FailedTransfer& failed) -> Failure
+        {
+            if (failed.transfer.too_large)
+            {
+                return failure(util::ErrorKind::network, failed.url,
+                               "response larger than the limit of " +
+                                 std::to_string(failed.options.max_bytes) + " bytes");
+            }
+            if (failed.transfer.sink_refused)
+            {
+                return failure(util::ErrorKind::io, failed.url,
+                               "cannot store the response: its destination refused a write");
+            }
+            return failure(util::ErrorKind::internal, failed.url,
+                           "cannot store the response (" + failed.detail + ")");
+        }
+
+        // Failures of the body (its size, decoding and storing, or a file:// read) and any code
+        // the other groups leave.
+        auto body_failure(const FailedTransfer& failed) -> Failure
+        {
+            const std::string& url = failed.url;
+            switch (failed.code)
+            {
+                case CURLE_FILESIZE_EXCEEDED:
+                    return failure(util::ErrorKind::network, url,
+                                   "response larger than the limit of " +
+                                     std::to_string(failed.options.max_bytes) + " bytes");
+                case CURLE_WRITE_ERROR:
+                    return write_failure(failed);
+                case CURLE_BAD_CONTENT_ENCODING:
+                    return failure(util::ErrorKind::network, url,
+                                   "cannot decode the compressed response (" + failed.detail + ")");
+                case CURLE_FILE_COULDNT_READ_FILE:
+                    return failure(util::ErrorKind::io, url,
+                                   "cannot read the file (" + failed.detail + ")");
+                default:
+                    return failure(util::ErrorKind::network, url,
+                                   "transfer failed (" + failed.detail + ")");
+            }
+        }
+
+        // The error of a transfer that libcurl ended with anything but CURLE_OK; each code
+        // belongs to one group.
+        auto transfer_failure(const FailedTransfer& failed) -> Failure
+        {
+            if (auto error = url_failure(failed))
+            {
+                return std::move(*error);
+            }
+            if (auto error = connection_failure(failed))
+            {
+                return std::move(*error);
+            }
+            if (auto error = tls_failure(failed))
+            {
+                return std::move(*error);
+            }
+            return body_failure(failed);
+        }
+
+        // An HTTP status that fails the fetch: >= 400, or a redirect that libcurl did not follow
+        // (it has no Location). `status_line_reason` is the server's, for codes without a
+        // standard reason phrase.
+        auto status_failure(const HttpResponse& response, const std::string& url,
+                            const std::string& status_line_reason) -> std::optional<Failure>
+        {
+            if (response.status >= 400)
+            {
+                std::string reason(reason_phrase(response.status));
+                if (reason.empty())
+                {
+                    reason = status_line_reason;
+                }
+                std::string message = "HTTP " + std::to_string(response.status);
+                if (!reason.empty())
+                {
+                    message += " " + reason;
+                }
+                if (response.effective_url != url)
+                {
+                    message += " (from " + redact(response.effective_url) + ")";
+                }
+                return failure(util::ErrorKind::network, url, message);
+            }
+            if (response.status >= 300 && response.status != 304)
+            {
+                return failure(util::ErrorKind::network, url,
+                               "HTTP " + std::to_string(response.status) +
+                                 " without a Location to follow");
+            }
+            return std::nullopt;
+        }
+
+        // The response of a transfer that libcurl completed, unless its status fails the fetch.
+        auto completed_response(const CurlLibrary& curl, CURL* easy, const std::string& url,
+                                Transfer& transfer) -> util::Result<HttpResponse>
+        {
+            HttpResponse response;
+            if (!has_scheme(url, "file"))
+            {
+                curl.easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &response.status);
+            }
+            char* effective = nullptr;
+            curl.easy_getinfo(easy, CURLINFO_EFFECTIVE_URL, &effective);
+            response.effective_url = effective != nullptr ? std::string(effective) : url;
+            if (auto error = status_failure(response, url, transfer.reason))
+            {
+                return std::move(*error);
+            }
+            response.headers = std::move(transfer.headers);
+            response.body = std::move(transfer.body);
+            response.body_bytes = transfer.received;
+            response.etag = std::string(response.header("etag"));
+            response.last_modified = std::string(response.header("last-modified"));
+            return response;
+        }
+    }
+
     auto HttpClient::fetch_into(const std::string& url, const ConditionalHeaders& conditions,
                                 const BodySink* sink) -> util::Result<HttpResponse>
     {
@@ -339,15 +750,9 @@ namespace envcheck::net
             return failure(util::ErrorKind::internal, url, "cannot create a libcurl handle");
         }
         const CurlLibrary& curl = **m_handle->curl;
-        if (has_scheme(url, "file"))
+        if (is_directory_url(curl, url))
         {
-            // libcurl reads a directory as an empty file; say what it is instead.
-            std::error_code error;
-            if (std::filesystem::is_directory(url_part(curl, url, CURLUPART_PATH, CURLU_URLDECODE),
-                                              error))
-            {
-                return failure(util::ErrorKind::io, url, "is a directory, not a file");
-            }
+            return failure(util::ErrorKind::io, url, "is a directory, not a file");
         }
         CURL* easy = m_handle->easy;
         // reset keeps the connection and DNS caches, so repeated fetches reuse connections.
@@ -357,265 +762,30 @@ namespace envcheck::net
         Transfer transfer;
         transfer.max_bytes = m_options.max_bytes;
         transfer.sink = sink;
-        Slist request_headers(nullptr, SlistDeleter{ &curl });
-        auto add_header = [&request_headers, &curl](const std::string& line)
-        {
-            curl_slist* appended = curl.slist_append(request_headers.get(), line.c_str());
-            if (appended != nullptr)
-            {
-                static_cast<void>(request_headers.release());
-                request_headers.reset(appended);
-            }
-        };
-        if (!conditions.etag.empty())
-        {
-            add_header("If-None-Match: " + conditions.etag);
-        }
-        if (!conditions.last_modified.empty())
-        {
-            add_header("If-Modified-Since: " + conditions.last_modified);
-        }
+        const Slist request_headers = conditional_headers(curl, conditions);
+        const bool is_https = has_scheme(url, "https");
 
         curl.easy_setopt(easy, CURLOPT_URL, url.c_str());
         curl.easy_setopt(easy, CURLOPT_ERRORBUFFER, m_handle->error_buffer);
-        // The protocol limits must hold with any libcurl: the bitmask options where the string
-        // ones (7.85) are unknown.
-        if (curl.easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https,file") != CURLE_OK)
-        {
-            curl.easy_setopt(easy, protocols_bitmask_option,
-                             static_cast<long>(CURLPROTO_HTTP | CURLPROTO_HTTPS | CURLPROTO_FILE));
-        }
-        // Never downgrade: from https, redirects may only go to https.
-        const bool is_https = has_scheme(url, "https");
-        if (curl.easy_setopt(easy, CURLOPT_REDIR_PROTOCOLS_STR,
-                             is_https ? "https" : "http,https") != CURLE_OK)
-        {
-            curl.easy_setopt(
-              easy, redirect_protocols_bitmask_option,
-              static_cast<long>(is_https ? CURLPROTO_HTTPS : (CURLPROTO_HTTP | CURLPROTO_HTTPS)));
-        }
-        curl.easy_setopt(easy, CURLOPT_FOLLOWLOCATION, 1L);
-        curl.easy_setopt(easy, CURLOPT_MAXREDIRS, m_options.max_redirects);
-        curl.easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS,
-                         static_cast<long>(m_options.connect_timeout.count()));
-        curl.easy_setopt(easy, CURLOPT_TIMEOUT_MS,
-                         static_cast<long>(m_options.total_timeout.count()));
-        curl.easy_setopt(easy, CURLOPT_MAXFILESIZE_LARGE,
-                         static_cast<curl_off_t>(m_options.max_bytes));
-        // A server that trickles (or never answers after the handshake) is given up on long
-        // before the total timeout.
-        if (m_options.low_speed_bytes_per_second > 0)
-        {
-            curl.easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, m_options.low_speed_bytes_per_second);
-            curl.easy_setopt(easy, CURLOPT_LOW_SPEED_TIME,
-                             static_cast<long>(m_options.low_speed_time.count()));
-        }
-        curl.easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
+        restrict_protocols(curl, easy, is_https);
+        set_limits(curl, easy, m_options);
         // "" offers every coding this libcurl build decodes (gzip, deflate, br, zstd).
         curl.easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, "");
         curl.easy_setopt(easy, CURLOPT_USERAGENT, m_options.user_agent.c_str());
-        // Verification is always on; a private CA is added with ca_bundle, never by turning it off.
-        curl.easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, 1L);
-        curl.easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, 2L);
-        if (!m_options.ca_bundle.empty())
-        {
-            curl.easy_setopt(easy, CURLOPT_CAINFO, m_options.ca_bundle.c_str());
-        }
-        curl.easy_setopt(easy, CURLOPT_WRITEFUNCTION, &on_body);
-        curl.easy_setopt(easy, CURLOPT_WRITEDATA, &transfer);
-        curl.easy_setopt(easy, CURLOPT_HEADERFUNCTION, &on_header);
-        curl.easy_setopt(easy, CURLOPT_HEADERDATA, &transfer);
-        if (request_headers)
-        {
-            curl.easy_setopt(easy, CURLOPT_HTTPHEADER, request_headers.get());
-        }
+        verify_tls(curl, easy, m_options.ca_bundle);
+        set_callbacks(curl, easy, transfer, request_headers.get());
 
         const CURLcode code = curl.easy_perform(easy);
         // The options point into this frame's objects; don't leave them dangling in the handle.
         curl.easy_setopt(easy, CURLOPT_HTTPHEADER, nullptr);
 
-        const std::string detail = m_handle->error_buffer[0] != '\0'
-                                     ? std::string(m_handle->error_buffer)
-                                     : std::string(curl.easy_strerror(code));
-        const bool is_file = has_scheme(url, "file");
-        switch (code)
+        if (code != CURLE_OK)
         {
-            case CURLE_OK:
-                break;
-            case CURLE_UNSUPPORTED_PROTOCOL:
-                if (is_https)
-                {
-                    return failure(util::ErrorKind::network, url,
-                                   "redirected from https to another scheme; envcheck never "
-                                   "downgrades from TLS (" +
-                                     detail + ")",
-                                   "ask for the URL the redirect names, if you trust it");
-                }
-                return failure(util::ErrorKind::network, url,
-                               "redirected to a URL scheme that is not allowed (" + detail + ")");
-            case CURLE_URL_MALFORMAT:
-                return failure(util::ErrorKind::usage, url, "malformed URL (" + detail + ")");
-            case CURLE_COULDNT_RESOLVE_PROXY:
-                return failure(util::ErrorKind::network, url,
-                               "cannot resolve the proxy host (" + detail + ")", proxy_hint());
-            case CURLE_COULDNT_RESOLVE_HOST:
-                return failure(util::ErrorKind::network, url,
-                               "cannot resolve host '" + url_part(curl, url, CURLUPART_HOST) + "'",
-                               "check the host name and the machine's DNS settings");
-            case CURLE_COULDNT_CONNECT:
-            {
-                long os_errno = 0;
-                curl.easy_getinfo(easy, CURLINFO_OS_ERRNO, &os_errno);
-                const std::string cause =
-                  os_errno == ECONNREFUSED
-                    ? std::string("connection refused")
-                    : "cannot connect: " + fsio::describe_errno(static_cast<int>(os_errno));
-                return failure(util::ErrorKind::network, url, cause + " (" + detail + ")");
-            }
-            case CURLE_OPERATION_TIMEDOUT:
-            {
-                curl_off_t connected_after = 0;
-                curl.easy_getinfo(easy, CURLINFO_CONNECT_TIME_T, &connected_after);
-                curl_off_t handshake_after = 0;
-                curl.easy_getinfo(easy, CURLINFO_APPCONNECT_TIME_T, &handshake_after);
-                // libcurl clears the connect time when the connection phase fails; its message
-                // says where it stopped.
-                if (is_https && ((connected_after > 0 && handshake_after == 0) ||
-                                 detail.find("SSL connection timeout") != std::string::npos))
-                {
-                    return failure(util::ErrorKind::network, url,
-                                   "not TLS: the server accepted the connection but never "
-                                   "answered the TLS handshake (within " +
-                                     describe_duration(m_options.connect_timeout) +
-                                     "); is it a plain-http server?",
-                                   "check the URL's scheme and port");
-                }
-                if (detail.find("too slow") != std::string::npos)
-                {
-                    return failure(
-                      util::ErrorKind::timeout, url,
-                      "slower than " + std::to_string(m_options.low_speed_bytes_per_second) +
-                        " bytes/s for " + std::to_string(m_options.low_speed_time.count()) +
-                        " s; given up (received " + std::to_string(transfer.body.size()) +
-                        " bytes)",
-                      "the server stalls; try again later or another mirror");
-                }
-                if (connected_after == 0 && !is_file)
-                {
-                    return failure(util::ErrorKind::timeout, url,
-                                   "could not connect: timed out after " +
-                                     describe_duration(m_options.connect_timeout),
-                                   "raise the connect timeout if the server is slow to accept");
-                }
-                return failure(util::ErrorKind::timeout, url,
-                               "timed out after " + describe_duration(m_options.total_timeout) +
-                                 " (received " + std::to_string(transfer.received) + " bytes)",
-                               "raise the timeout for large files or slow servers");
-            }
-            case CURLE_PEER_FAILED_VERIFICATION:
-                return failure(util::ErrorKind::network, url,
-                               "TLS certificate verify failed (" + detail + ")",
-                               std::string(ca_bundle_hint));
-            case CURLE_SSL_CACERT_BADFILE:
-                return failure(util::ErrorKind::io, url,
-                               "cannot use the CA bundle '" + m_options.ca_bundle + "' (" + detail +
-                                 ")");
-            case CURLE_SSL_CONNECT_ERROR:
-                // OpenSSL's words for an answer that is no TLS record (an http server's reply).
-                if (detail.find("wrong version number") != std::string::npos ||
-                    detail.find("packet length too long") != std::string::npos ||
-                    detail.find("record layer failure") != std::string::npos ||
-                    detail.find("http request") != std::string::npos)
-                {
-                    return failure(util::ErrorKind::network, url,
-                                   "TLS handshake failed: not TLS, the server answered in "
-                                   "plain text; is it a plain-http server? (" +
-                                     detail + ")",
-                                   "check the URL's scheme and port");
-                }
-                return failure(util::ErrorKind::network, url,
-                               "TLS handshake failed (" + detail + ")",
-                               std::string(ca_bundle_hint));
-            case CURLE_TOO_MANY_REDIRECTS:
-                return failure(util::ErrorKind::network, url,
-                               "too many redirects (" + std::to_string(m_options.max_redirects) +
-                                 ")");
-            case CURLE_FILESIZE_EXCEEDED:
-                return failure(util::ErrorKind::network, url,
-                               "response larger than the limit of " +
-                                 std::to_string(m_options.max_bytes) + " bytes");
-            case CURLE_WRITE_ERROR:
-                if (transfer.too_large)
-                {
-                    return failure(util::ErrorKind::network, url,
-                                   "response larger than the limit of " +
-                                     std::to_string(m_options.max_bytes) + " bytes");
-                }
-                if (transfer.sink_refused)
-                {
-                    return failure(util::ErrorKind::io, url,
-                                   "cannot store the response: its destination refused a write");
-                }
-                return failure(util::ErrorKind::internal, url,
-                               "cannot store the response (" + detail + ")");
-            case CURLE_PARTIAL_FILE:
-                return failure(
-                  util::ErrorKind::network, url,
-                  "truncated response: the connection closed before the whole body arrived (" +
-                    detail + ")");
-            case CURLE_GOT_NOTHING:
-                return failure(util::ErrorKind::network, url,
-                               "the server closed the connection without sending a response");
-            case CURLE_RECV_ERROR:
-            case CURLE_SEND_ERROR:
-                return failure(util::ErrorKind::network, url, "connection broken (" + detail + ")");
-            case CURLE_BAD_CONTENT_ENCODING:
-                return failure(util::ErrorKind::network, url,
-                               "cannot decode the compressed response (" + detail + ")");
-            case CURLE_FILE_COULDNT_READ_FILE:
-                return failure(util::ErrorKind::io, url, "cannot read the file (" + detail + ")");
-            default:
-                return failure(util::ErrorKind::network, url, "transfer failed (" + detail + ")");
+            return transfer_failure(FailedTransfer{ curl, easy, url, m_options, transfer, code,
+                                                    curl_detail(curl, m_handle->error_buffer, code),
+                                                    is_https, has_scheme(url, "file") });
         }
-
-        HttpResponse response;
-        if (!is_file)
-        {
-            curl.easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &response.status);
-        }
-        char* effective = nullptr;
-        curl.easy_getinfo(easy, CURLINFO_EFFECTIVE_URL, &effective);
-        response.effective_url = effective != nullptr ? std::string(effective) : url;
-        if (response.status >= 400)
-        {
-            std::string reason(reason_phrase(response.status));
-            if (reason.empty())
-            {
-                reason = transfer.reason;
-            }
-            std::string message = "HTTP " + std::to_string(response.status);
-            if (!reason.empty())
-            {
-                message += " " + reason;
-            }
-            if (response.effective_url != url)
-            {
-                message += " (from " + redact(response.effective_url) + ")";
-            }
-            return failure(util::ErrorKind::network, url, message);
-        }
-        if (response.status >= 300 && response.status != 304)
-        {
-            return failure(util::ErrorKind::network, url,
-                           "HTTP " + std::to_string(response.status) +
-                             " without a Location to follow");
-        }
-        response.headers = std::move(transfer.headers);
-        response.body = std::move(transfer.body);
-        response.body_bytes = transfer.received;
-        response.etag = std::string(response.header("etag"));
-        response.last_modified = std::string(response.header("last-modified"));
-        return response;
+        return completed_response(curl, easy, url, transfer);
     }
 
     auto is_not_found(const util::Error& error) -> bool
