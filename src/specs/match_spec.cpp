@@ -53,6 +53,12 @@ namespace envcheck::specs
             return {};
         }
 
+        // What a package name is made of.
+        auto is_name_char(char c) -> bool
+        {
+            return chars::is_alnum(c) || c == '.' || c == '_' || c == '-';
+        }
+
         // "mkl, openssl" / "mkl openssl" -> {"mkl", "openssl"}: sorted, unique, no empties.
         auto feature_set(std::string_view text) -> std::vector<std::string>
         {
@@ -1034,61 +1040,18 @@ namespace envcheck::specs
             const bool glob = !literal && !regex && lowered.find('*') != std::string::npos;
             if (regex || glob)
             {
-                // conda does not check a name pattern; characters that would read back as
-                // something else are still refused: quotes, '@', ':', and brackets and
-                // parentheses, which conda cuts out of a spec wherever they stand (so a regex
-                // cannot group or hold a class).
-                for (std::size_t i = 0; i < lowered.size(); ++i)
+                if (!check_name_pattern(lowered, begin))
                 {
-                    if (std::string_view("'\"[]()@#:").find(lowered[i]) != std::string_view::npos ||
-                        chars::is_space(lowered[i]))
-                    {
-                        fail_character(begin + i, "a package name pattern");
-                        return std::nullopt;
-                    }
-                }
-            }
-            if (glob)
-            {
-                const auto odd = std::find_if(lowered.begin(), lowered.end(),
-                                              [](char c) {
-                                                  return !chars::is_alnum(c) && c != '.' &&
-                                                         c != '_' && c != '-' && c != '*';
-                                              });
-                if (odd != lowered.end())
-                {
-                    warn(begin, end,
-                         "the name pattern '" + lowered + "' has '" + std::string(1, *odd) +
-                           "', which no package name has: it matches nothing");
-                }
-            }
-            else if (!regex)
-            {
-                for (std::size_t i = 0; i < lowered.size(); ++i)
-                {
-                    const char c = lowered[i];
-                    if (!chars::is_alnum(c) && c != '.' && c != '_' && c != '-' &&
-                        (c != '*' || literal))
-                    {
-                        fail_character(begin + i, "package name");
-                        return std::nullopt;
-                    }
-                }
-                if (lowered.front() == '.' || lowered.front() == '-')
-                {
-                    fail(begin,
-                         std::string("a package name cannot start with '") + lowered.front() + "'");
                     return std::nullopt;
                 }
-                for (const std::string_view doubled : { "..", "--" })
+                if (glob)
                 {
-                    if (const auto at = lowered.find(doubled); at != std::string::npos)
-                    {
-                        fail(begin + at,
-                             "a package name cannot contain '" + std::string(doubled) + "'");
-                        return std::nullopt;
-                    }
+                    warn_unmatchable_glob(lowered, begin, end);
                 }
+            }
+            else if (!check_package_name(lowered, begin))
+            {
+                return std::nullopt;
             }
             if (!package_extension(lowered).empty())
             {
@@ -1103,6 +1066,67 @@ namespace envcheck::specs
                 return std::nullopt;
             }
             return std::move(matcher).value();
+        }
+
+        // conda does not check a name pattern; characters that would read back as something
+        // else are still refused: quotes, '@', ':', and brackets and parentheses, which conda
+        // cuts out of a spec wherever they stand (so a regex cannot group or hold a class).
+        // `pattern` (lowercased) starts at `begin`; false when refused.
+        auto check_name_pattern(std::string_view pattern, std::size_t begin) -> bool
+        {
+            for (std::size_t i = 0; i < pattern.size(); ++i)
+            {
+                if (std::string_view("'\"[]()@#:").find(pattern[i]) != std::string_view::npos ||
+                    chars::is_space(pattern[i]))
+                {
+                    fail_character(begin + i, "a package name pattern");
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        // A glob is accepted whatever it holds, but one with a character no name has matches
+        // nothing: worth a warning.
+        void warn_unmatchable_glob(std::string_view glob, std::size_t begin, std::size_t end)
+        {
+            const auto odd = std::find_if(glob.begin(), glob.end(),
+                                          [](char c) { return !is_name_char(c) && c != '*'; });
+            if (odd != glob.end())
+            {
+                warn(begin, end,
+                     "the name pattern '" + std::string(glob) + "' has '" + std::string(1, *odd) +
+                       "', which no package name has: it matches nothing");
+            }
+        }
+
+        // A plain package name (lowercased, not empty, starting at `begin`); false when refused.
+        // A '*' here is always refused: in a spec it would have made the name a glob, so it can
+        // only come from a package file's name.
+        auto check_package_name(std::string_view name, std::size_t begin) -> bool
+        {
+            if (const auto odd = std::find_if_not(name.begin(), name.end(), is_name_char);
+                odd != name.end())
+            {
+                fail_character(begin + static_cast<std::size_t>(odd - name.begin()),
+                               "package name");
+                return false;
+            }
+            if (name.front() == '.' || name.front() == '-')
+            {
+                fail(begin, std::string("a package name cannot start with '") + name.front() + "'");
+                return false;
+            }
+            for (const std::string_view doubled : { "..", "--" })
+            {
+                if (const auto at = name.find(doubled); at != std::string_view::npos)
+                {
+                    fail(begin + at,
+                         "a package name cannot contain '" + std::string(doubled) + "'");
+                    return false;
+                }
+            }
+            return true;
         }
 
         void set_channel(std::size_t begin, std::size_t end, SpecField span_field)
@@ -1254,68 +1278,10 @@ namespace envcheck::specs
             return std::string_view::npos;
         }
 
+        // channel[[subdir]]:namespace:name version build, the part outside brackets.
         void parse_positional(std::size_t begin, std::size_t end)
         {
-            // channel:namespace:name..., split at the last two ':' as conda's rsplit(':', 2).
-            std::size_t rest = begin;
-            const auto last_colon = m_input.rfind(':', end == 0 ? 0 : end - 1);
-            if (last_colon != std::string_view::npos && last_colon >= begin)
-            {
-                const auto previous =
-                  last_colon > begin ? m_input.rfind(':', last_colon - 1) : std::string_view::npos;
-                std::size_t namespace_begin = begin;
-                if (previous != std::string_view::npos && previous >= begin)
-                {
-                    std::size_t channel_end = previous;
-                    if (m_channel_bracket && m_channel_bracket->first < previous)
-                    {
-                        const auto [open, close] = *m_channel_bracket;
-                        if (skip_space(close + 1, previous) != previous)
-                        {
-                            fail(skip_space(close + 1, previous),
-                                 "expected '::' after the [subdir] of a channel");
-                            return;
-                        }
-                        channel_end = open;
-                        const std::size_t subdir_begin = skip_space(open + 1, close);
-                        if (subdir_begin == close)
-                        {
-                            fail(open, "expected a subdir inside the [] after the channel");
-                            return;
-                        }
-                        // Unquoted, so a quote would be part of the subdir, and one holding both
-                        // kinds could not be written back in any bracket value.
-                        if (const auto quote = text(subdir_begin, close).find_first_of("'\"");
-                            quote != std::string_view::npos)
-                        {
-                            fail_character(subdir_begin + quote, "the [subdir] of a channel");
-                            return;
-                        }
-                        set_subdir(subdir_begin, trim_end(subdir_begin, close));
-                    }
-                    const std::size_t channel_begin = skip_space(begin, channel_end);
-                    channel_end = trim_end(channel_begin, channel_end);
-                    if (channel_end > channel_begin)
-                    {
-                        set_channel(channel_begin, channel_end, SpecField::channel);
-                    }
-                    namespace_begin = previous + 1;
-                }
-                const std::size_t ns_begin = skip_space(namespace_begin, last_colon);
-                const std::size_t ns_end = trim_end(ns_begin, last_colon);
-                if (ns_end > ns_begin)
-                {
-                    m_spec.m_namespace = std::string(text(ns_begin, ns_end));
-                    set_span(SpecField::namespace_name, ns_begin, ns_end);
-                }
-                rest = last_colon + 1;
-            }
-            else if (m_channel_bracket)
-            {
-                fail(m_channel_bracket->first,
-                     "expected '::' after a [subdir] that follows a channel");
-                return;
-            }
+            const std::size_t rest = parse_channel_and_namespace(begin, end);
             if (m_error)
             {
                 return;
@@ -1344,8 +1310,87 @@ namespace envcheck::specs
             }
             m_spec.m_name = std::move(*name);
             set_span(SpecField::name, name_begin, name_end);
+            parse_version_and_build(skip_space(name_end, end), end);
+        }
 
-            const std::size_t vb_begin = skip_space(name_end, end);
+        // channel:namespace: before the name, split at the last two ':' as conda's
+        // rsplit(':', 2); returns where the name part starts.
+        auto parse_channel_and_namespace(std::size_t begin, std::size_t end) -> std::size_t
+        {
+            const auto last_colon = m_input.rfind(':', end == 0 ? 0 : end - 1);
+            if (last_colon == std::string_view::npos || last_colon < begin)
+            {
+                if (m_channel_bracket)
+                {
+                    fail(m_channel_bracket->first,
+                         "expected '::' after a [subdir] that follows a channel");
+                }
+                return begin;
+            }
+            const auto previous =
+              last_colon > begin ? m_input.rfind(':', last_colon - 1) : std::string_view::npos;
+            std::size_t namespace_begin = begin;
+            if (previous != std::string_view::npos && previous >= begin)
+            {
+                if (!parse_positional_channel(begin, previous))
+                {
+                    return begin;
+                }
+                namespace_begin = previous + 1;
+            }
+            const std::size_t ns_begin = skip_space(namespace_begin, last_colon);
+            const std::size_t ns_end = trim_end(ns_begin, last_colon);
+            if (ns_end > ns_begin)
+            {
+                m_spec.m_namespace = std::string(text(ns_begin, ns_end));
+                set_span(SpecField::namespace_name, ns_begin, ns_end);
+            }
+            return last_colon + 1;
+        }
+
+        // The channel in [begin, colon), colon being the ':' before the namespace, with the
+        // [subdir] that may follow it; false when that [subdir] is refused.
+        auto parse_positional_channel(std::size_t begin, std::size_t colon) -> bool
+        {
+            std::size_t channel_end = colon;
+            if (m_channel_bracket && m_channel_bracket->first < colon)
+            {
+                const auto [open, close] = *m_channel_bracket;
+                if (skip_space(close + 1, colon) != colon)
+                {
+                    fail(skip_space(close + 1, colon),
+                         "expected '::' after the [subdir] of a channel");
+                    return false;
+                }
+                channel_end = open;
+                const std::size_t subdir_begin = skip_space(open + 1, close);
+                if (subdir_begin == close)
+                {
+                    fail(open, "expected a subdir inside the [] after the channel");
+                    return false;
+                }
+                // Unquoted, so a quote would be part of the subdir, and one holding both
+                // kinds could not be written back in any bracket value.
+                if (const auto quote = text(subdir_begin, close).find_first_of("'\"");
+                    quote != std::string_view::npos)
+                {
+                    fail_character(subdir_begin + quote, "the [subdir] of a channel");
+                    return false;
+                }
+                set_subdir(subdir_begin, trim_end(subdir_begin, close));
+            }
+            const std::size_t channel_begin = skip_space(begin, channel_end);
+            channel_end = trim_end(channel_begin, channel_end);
+            if (channel_end > channel_begin)
+            {
+                set_channel(channel_begin, channel_end, SpecField::channel);
+            }
+            return true;
+        }
+
+        // The version and build after the name, from `vb_begin` (past the spaces after it).
+        void parse_version_and_build(std::size_t vb_begin, std::size_t end)
+        {
             if (vb_begin == end || text(vb_begin, end) == "=")
             {
                 return; // `numpy` or `numpy=` (conda ignores a lone trailing '=')
