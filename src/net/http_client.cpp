@@ -321,10 +321,6 @@ namespace envcheck::net
         // Whether a file:// URL names a directory, which libcurl would read as an empty file.
         auto is_directory_url(const CurlLibrary& curl, const std::string& url) -> bool
         {
-            if (!has_scheme(url, "file"))
-            {
-                return false;
-            }
             std::error_code error;
             return std::filesystem::is_directory(
               url_part(curl, url, CURLUPART_PATH, CURLU_URLDECODE), error);
@@ -606,14 +602,20 @@ namespace envcheck::net
             }
         }
 
+        // A body over HttpOptions::max_bytes: announced (libcurl refuses it) or counted.
+        auto too_large_failure(const FailedTransfer& failed) -> Failure
+        {
+            return failure(util::ErrorKind::network, failed.url,
+                           "response larger than the limit of " +
+                             std::to_string(failed.options.max_bytes) + " bytes");
+        }
+
         // Why the body could not be stored: over the size cap, or refused by the sink.
         auto write_failure(const FailedTransfer& failed) -> Failure
         {
             if (failed.transfer.too_large)
             {
-                return failure(util::ErrorKind::network, failed.url,
-                               "response larger than the limit of " +
-                                 std::to_string(failed.options.max_bytes) + " bytes");
+                return too_large_failure(failed);
             }
             if (failed.transfer.sink_refused)
             {
@@ -632,9 +634,7 @@ namespace envcheck::net
             switch (failed.code)
             {
                 case CURLE_FILESIZE_EXCEEDED:
-                    return failure(util::ErrorKind::network, url,
-                                   "response larger than the limit of " +
-                                     std::to_string(failed.options.max_bytes) + " bytes");
+                    return too_large_failure(failed);
                 case CURLE_WRITE_ERROR:
                     return write_failure(failed);
                 case CURLE_BAD_CONTENT_ENCODING:
@@ -703,10 +703,10 @@ namespace envcheck::net
 
         // The response of a transfer that libcurl completed, unless its status fails the fetch.
         auto completed_response(const CurlLibrary& curl, CURL* easy, const std::string& url,
-                                Transfer& transfer) -> util::Result<HttpResponse>
+                                bool is_file, Transfer& transfer) -> util::Result<HttpResponse>
         {
             HttpResponse response;
-            if (!has_scheme(url, "file"))
+            if (!is_file)
             {
                 curl.easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &response.status);
             }
@@ -750,7 +750,9 @@ namespace envcheck::net
             return failure(util::ErrorKind::internal, url, "cannot create a libcurl handle");
         }
         const CurlLibrary& curl = **m_handle->curl;
-        if (is_directory_url(curl, url))
+        const bool is_https = has_scheme(url, "https");
+        const bool is_file = has_scheme(url, "file");
+        if (is_file && is_directory_url(curl, url))
         {
             return failure(util::ErrorKind::io, url, "is a directory, not a file");
         }
@@ -763,7 +765,6 @@ namespace envcheck::net
         transfer.max_bytes = m_options.max_bytes;
         transfer.sink = sink;
         const Slist request_headers = conditional_headers(curl, conditions);
-        const bool is_https = has_scheme(url, "https");
 
         curl.easy_setopt(easy, CURLOPT_URL, url.c_str());
         curl.easy_setopt(easy, CURLOPT_ERRORBUFFER, m_handle->error_buffer);
@@ -783,9 +784,9 @@ namespace envcheck::net
         {
             return transfer_failure(FailedTransfer{ curl, easy, url, m_options, transfer, code,
                                                     curl_detail(curl, m_handle->error_buffer, code),
-                                                    is_https, has_scheme(url, "file") });
+                                                    is_https, is_file });
         }
-        return completed_response(curl, easy, url, transfer);
+        return completed_response(curl, easy, url, is_file, transfer);
     }
 
     auto is_not_found(const util::Error& error) -> bool
