@@ -1020,7 +1020,7 @@ namespace envcheck::specs
             for (std::size_t i = begin; i < end; ++i)
             {
                 const char c = m_input[i];
-                if (!chars::is_alnum(c) && c != '_' && c != '-' && c != '.')
+                if (!is_name_char(c)) // a feature is named as a package is
                 {
                     fail_character(i, "a feature name");
                     return;
