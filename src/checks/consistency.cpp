@@ -1,6 +1,9 @@
 #include "checks/consistency.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -223,8 +226,56 @@ namespace envcheck::checks
         {
             const model::Package* owner = nullptr;
             const std::string* text = nullptr;
-            std::size_t distinct = 0; // index of the text among the distinct ones
-            bool depends = true;      // depends (must exist) or constrains
+            std::uint32_t distinct = 0; // index of the text among the distinct ones
+            bool depends = true;        // depends (must exist) or constrains
+        };
+
+        // The distinct texts of the uses, numbered in the order they first appear: open
+        // addressing over hashes the workers made (issue 19: hashing every use and a node per
+        // distinct text in an std::unordered_map, serially, were a third of the consistency
+        // check of 5,000 records). 32-bit numbers: 2^31 uses would be 64 GiB of strings.
+        class DistinctTexts
+        {
+        public:
+            explicit DistinctTexts(std::size_t uses)
+              : m_slots(std::bit_ceil(std::max<std::size_t>(16, uses * 2)), empty)
+              , m_mask(m_slots.size() - 1)
+            {
+                m_texts.reserve(uses);
+                m_hashes.reserve(uses);
+            }
+
+            // The number of `text`, whose hash is `hash`; the next number when it is new.
+            auto number(const std::string& text, std::size_t hash) -> std::uint32_t
+            {
+                for (std::size_t slot = hash & m_mask;; slot = (slot + 1) & m_mask)
+                {
+                    const std::uint32_t at = m_slots[slot];
+                    if (at == empty)
+                    {
+                        m_slots[slot] = static_cast<std::uint32_t>(m_texts.size());
+                        m_texts.push_back(&text);
+                        m_hashes.push_back(hash);
+                        return m_slots[slot];
+                    }
+                    if (m_hashes[at] == hash && *m_texts[at] == text)
+                    {
+                        return at;
+                    }
+                }
+            }
+
+            [[nodiscard]] auto texts() const -> const std::vector<const std::string*>&
+            {
+                return m_texts;
+            }
+
+        private:
+            static constexpr std::uint32_t empty = UINT32_MAX;
+            std::vector<std::uint32_t> m_slots;
+            std::size_t m_mask;
+            std::vector<const std::string*> m_texts;
+            std::vector<std::size_t> m_hashes;
         };
 
         // The installed conda packages, the first of each name, with their records as MatchSpec
@@ -240,9 +291,44 @@ namespace envcheck::checks
             std::vector<std::optional<specs::Version>> versions;
         };
 
+        // The installed package of `name` against a spec of the common shape (nearly every
+        // record's depends): no MatchSpec made, the same verdict (specs::CommonSpec).
+        auto judge_common(const specs::CommonSpec& spec, const CondaInstalled& conda) -> Judgement
+        {
+            Judgement judgement;
+            const std::string_view name = spec.name();
+            if (name.starts_with("__"))
+            {
+                return judgement; // a virtual package: the machine's, not the prefix's
+            }
+            judgement.counted = true;
+            const auto found = conda.by_name.find(name);
+            if (found == conda.by_name.end())
+            {
+                judgement.absent = true;
+                return judgement;
+            }
+            const model::Package& have = *conda.packages[found->second];
+            const auto& version = conda.versions[found->second];
+            if (!version)
+            {
+                judgement.kind = Judgement::Kind::not_conda_version;
+                judgement.have = &have;
+            }
+            else if (!spec.matches_identity(*version, have.build))
+            {
+                judgement.why = "but " + std::string(name) + " " + label(have) + " is installed";
+            }
+            return judgement;
+        }
+
         auto judge(const std::string& text, const CondaInstalled& conda,
                    specs::VersionSpecCache& versions) -> Judgement
         {
+            if (const auto common = specs::CommonSpec::parse(text, versions))
+            {
+                return judge_common(*common, conda);
+            }
             Judgement judgement;
             const auto spec = specs::MatchSpec::parse(text, versions);
             if (!spec)
@@ -297,26 +383,18 @@ namespace envcheck::checks
                     conda.packages.push_back(&package);
                 }
             }
-            // Every use, in the order findings and notes are reported, and the distinct texts.
+            // Every use, in the order findings and notes are reported.
             std::vector<SpecUse> uses;
-            std::vector<const std::string*> distinct;
-            std::unordered_map<std::string_view, std::size_t> distinct_index;
-            // Sized once: growing them was most of this serial part at 10,000 records.
+            // Sized once: growing it was most of this serial part at 10,000 records.
             std::size_t use_count = 0;
             for (const auto& package : installed.packages)
             {
                 use_count += package.depends.size();
             }
             uses.reserve(use_count);
-            distinct_index.reserve(use_count);
             const auto use = [&](const model::Package& owner, const std::string& text, bool depends)
             {
-                const auto [at, added] = distinct_index.emplace(text, distinct.size());
-                if (added)
-                {
-                    distinct.push_back(&text);
-                }
-                uses.push_back(SpecUse{ &owner, &text, at->second, depends });
+                uses.push_back(SpecUse{ &owner, &text, 0, depends });
             };
             for (const auto& package : installed.packages)
             {
@@ -338,6 +416,26 @@ namespace envcheck::checks
                     }
                 }
             }
+            // The distinct texts: each use's hashed on the workers, then numbered in order.
+            constexpr std::size_t hash_run = 1024;
+            std::vector<std::size_t> hashes(uses.size());
+            util::for_each_if_worth(for_each, (uses.size() + hash_run - 1) / hash_run, hash_run,
+                                    [&](std::size_t run)
+                                    {
+                                        const std::size_t end =
+                                          std::min(uses.size(), (run + 1) * hash_run);
+                                        for (std::size_t i = run * hash_run; i < end; ++i)
+                                        {
+                                            hashes[i] =
+                                              std::hash<std::string_view>{}(*uses[i].text);
+                                        }
+                                    });
+            DistinctTexts numbered(uses.size());
+            for (std::size_t i = 0; i < uses.size(); ++i)
+            {
+                uses[i].distinct = numbered.number(*uses[i].text, hashes[i]);
+            }
+            const auto& distinct = numbered.texts();
             // The installed records, and each distinct text's judgement: independent items.
             conda.versions.resize(conda.packages.size());
             util::for_each_if_worth(for_each, conda.packages.size(), 1,

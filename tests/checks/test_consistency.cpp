@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -217,6 +218,62 @@ namespace
                                         }
                                     });
         CHECK(rows(backwards) == expected);
+        CHECK(backwards.notes == serial.notes);
+        CHECK(backwards.requirements_checked == serial.requirements_checked);
+    }
+
+    TEST_CASE("check_consistency: thousands of uses, numbered alike on any worker order",
+              "[checks][Consistency]")
+    {
+        // Enough uses for several runs of hashes and of judgements, texts that repeat across
+        // packages, and a distinct table that wraps around.
+        model::InstalledEnvironment environment;
+        environment.kind = model::PrefixKind::conda;
+        for (int i = 0; i < 600; ++i)
+        {
+            std::vector<std::string> depends;
+            for (int j = 0; j < 5; ++j)
+            {
+                const int target = (i * 7 + j * 13) % 650; // 600 to 649 are not installed
+                std::string text("p");
+                text.append(std::to_string(target)).append(" >=").append(std::to_string(j));
+                depends.push_back(std::move(text));
+            }
+            std::string name("p");
+            environment.packages.push_back(conda(name.append(std::to_string(i)), "3", depends));
+        }
+        std::sort(environment.packages.begin(), environment.packages.end(),
+                  [](const auto& a, const auto& b) { return a.name < b.name; });
+        const auto serial = checks::check_consistency(environment, "linux-64");
+        const auto backwards =
+          checks::check_consistency(environment, "linux-64",
+                                    [](std::size_t count, const util::IndexWork& work)
+                                    {
+                                        for (std::size_t index = count; index > 0; --index)
+                                        {
+                                            work(index - 1);
+                                        }
+                                    });
+        // Of 3,000 uses: ">=4" is unmet by version 3, a name of 600 to 649 is not installed.
+        std::size_t unmet = 0;
+        std::size_t absent = 0;
+        for (int i = 0; i < 600; ++i)
+        {
+            for (int j = 0; j < 5; ++j)
+            {
+                const bool missing = (i * 7 + j * 13) % 650 >= 600;
+                absent += missing ? 1 : 0;
+                unmet += !missing && j == 4 ? 1 : 0;
+            }
+        }
+        const auto findings = rows(serial);
+        CHECK(findings.size() == unmet + absent);
+        CHECK(std::count_if(findings.begin(), findings.end(),
+                            [](const Row& row) {
+                                return row.second.ends_with("which is not installed");
+                            }) == static_cast<std::ptrdiff_t>(absent));
+        CHECK(serial.requirements_checked == 3000);
+        CHECK(rows(backwards) == findings);
         CHECK(backwards.notes == serial.notes);
         CHECK(backwards.requirements_checked == serial.requirements_checked);
     }
