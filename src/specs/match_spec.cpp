@@ -252,65 +252,102 @@ namespace envcheck::specs
             return std::move(m_spec);
         }
 
+        // Where the common shape's parts are in a text: the name ends at name_end; the version,
+        // when there is one, is [version_begin, version_end), sanitized from sanitized_begin;
+        // the build, when there is one, runs from build_begin to the end.
+        struct CommonShape
+        {
+            std::size_t name_end = 0;
+            std::size_t version_begin = 0;
+            std::size_t version_end = 0; // == version_begin: no version
+            std::size_t sanitized_begin = 0;
+            std::size_t build_begin = 0; // 0: no build
+        };
+
         // The fast path (issue 19): the shapes nearly every record's depends take -- `name`,
         // `name >=1.2`, `name >=1.0,<2.0a0`, `name 1.2.*`, `name ==1.2 py_0`, `numpy>=1.26` --
-        // read straight into the spec, skipping the steps (comment, condition, brackets, legacy
-        // block, channel, build split, sanitizing) that cannot apply to them. The result is what
-        // run() makes of the text, spans and warnings included (test_match_spec_fast_path holds
-        // the two together over the corpus and the vectors). Reads into `spec`, a
-        // default-constructed one; false for any other text, and for anything the full parser
-        // would refuse: it decides those (`spec` is then half-read, to be replaced).
-        static auto read_common_shape(std::string_view text, MatchSpec& spec,
-                                      VersionSpecCache* cache = nullptr) -> bool
+        // found without the steps (comment, condition, brackets, legacy block, channel, build
+        // split, sanitizing) that cannot apply to them. nullopt for any other text, and for
+        // anything the full parser would refuse: it decides those. Both readers below read
+        // what it finds; the version spec is theirs to parse (and may still refuse the text).
+        static auto scan_common_shape(std::string_view text) -> std::optional<CommonShape>
         {
-            const std::size_t name_end = common_name_end(text);
-            if (name_end == 0)
+            CommonShape shape;
+            shape.name_end = common_name_end(text);
+            if (shape.name_end == 0)
             {
-                return false;
+                return std::nullopt;
             }
-            spec.m_name = StringMatcher::parse(text.substr(0, name_end)).value(); // exact
-            spec.m_spans[static_cast<std::size_t>(SpecField::name)] = TextSpan{ 0, name_end };
-            if (name_end == text.size())
+            shape.version_begin = shape.version_end = shape.name_end;
+            if (shape.name_end == text.size())
             {
-                return true;
+                return shape;
             }
 
             // The version: after one space, or right after the name when an operator starts it.
-            std::size_t version_begin = name_end;
-            if (text[name_end] == ' ')
+            if (text[shape.name_end] == ' ')
             {
-                ++version_begin;
+                ++shape.version_begin;
             }
-            else if (std::string_view("<>!=~").find(text[name_end]) == std::string_view::npos)
+            else if (std::string_view("<>!=~").find(text[shape.name_end]) == std::string_view::npos)
             {
-                return false;
+                return std::nullopt;
             }
-            const std::size_t version_end = std::min(text.find(' ', version_begin), text.size());
+            shape.version_end = std::min(text.find(' ', shape.version_begin), text.size());
             const std::string_view version =
-              text.substr(version_begin, version_end - version_begin);
-            if (!is_common_version(version) || text.find(" if ") != std::string_view::npos)
+              text.substr(shape.version_begin, shape.version_end - shape.version_begin);
+            // A condition (" if ") starts where the version would (`name if ...`) or after it:
+            // neither the name nor the version holds a space, so most texts have nothing left
+            // to search.
+            if (!is_common_version(version) || version == "if" ||
+                text.find(" if ", shape.version_end) != std::string_view::npos)
             {
-                return false;
+                return std::nullopt;
             }
             // The build: after one more space, to the end.
-            if (version_end < text.size())
+            if (shape.version_end < text.size())
             {
-                const std::string_view build = text.substr(version_end + 1);
-                if (!is_common_build(build))
+                shape.build_begin = shape.version_end + 1;
+                if (!is_common_build(text.substr(shape.build_begin)))
                 {
-                    return false;
+                    return std::nullopt;
                 }
-                spec.m_build = StringMatcher::parse(build).value(); // exact or glob
-                spec.m_spans[static_cast<std::size_t>(SpecField::build)] =
-                  TextSpan{ version_end + 1, build.size() };
             }
-
             // As set_version sanitizes it: a leading `==` goes when no ',' follows (the only
             // case left to this path).
-            const std::size_t sanitized_begin =
-              version.starts_with("==") ? version_begin + 2 : version_begin;
+            shape.sanitized_begin =
+              version.starts_with("==") ? shape.version_begin + 2 : shape.version_begin;
+            return shape;
+        }
+
+        // The common shape read into `spec`, a default-constructed one, as run() reads it,
+        // spans and warnings included (test_match_spec_fast_path holds the two together over
+        // the corpus and the vectors); false for any other text (`spec` is then half-read,
+        // to be replaced).
+        static auto read_common_shape(std::string_view text, MatchSpec& spec,
+                                      VersionSpecCache* cache = nullptr) -> bool
+        {
+            const auto shape = scan_common_shape(text);
+            if (!shape)
+            {
+                return false;
+            }
+            spec.m_name = StringMatcher::parse(text.substr(0, shape->name_end)).value(); // exact
+            spec.m_spans[static_cast<std::size_t>(SpecField::name)] =
+              TextSpan{ 0, shape->name_end };
+            if (shape->version_end == shape->version_begin)
+            {
+                return true;
+            }
+            if (shape->build_begin != 0)
+            {
+                const std::string_view build = text.substr(shape->build_begin);
+                spec.m_build = StringMatcher::parse(build).value(); // exact or glob
+                spec.m_spans[static_cast<std::size_t>(SpecField::build)] =
+                  TextSpan{ shape->build_begin, build.size() };
+            }
             const std::string_view version_text =
-              text.substr(sanitized_begin, version_end - sanitized_begin);
+              text.substr(shape->sanitized_begin, shape->version_end - shape->sanitized_begin);
             std::optional<VersionSpecCache::Entry> parsed;
             const auto& version_spec = cache != nullptr
                                          ? cache->parse(version_text)
@@ -322,12 +359,42 @@ namespace envcheck::specs
             for (const auto& warning : (*version_spec)->warnings())
             {
                 spec.m_warnings.push_back(
-                  { sanitized_begin + warning.offset, warning.length, warning.message });
+                  { shape->sanitized_begin + warning.offset, warning.length, warning.message });
             }
             spec.m_version = version_spec.value();
             spec.m_spans[static_cast<std::size_t>(SpecField::version)] =
-              TextSpan{ version_begin, version.size() };
+              TextSpan{ shape->version_begin, shape->version_end - shape->version_begin };
             return true;
+        }
+
+        // The common shape read into a CommonSpec: what read_common_shape reads of the name,
+        // version and build, without a MatchSpec.
+        static auto read_common_spec(std::string_view text, VersionSpecCache& cache)
+          -> std::optional<CommonSpec>
+        {
+            const auto shape = scan_common_shape(text);
+            if (!shape)
+            {
+                return std::nullopt;
+            }
+            CommonSpec spec;
+            spec.m_name = text.substr(0, shape->name_end);
+            if (shape->version_end == shape->version_begin)
+            {
+                return spec;
+            }
+            const auto& version_spec = cache.parse(
+              text.substr(shape->sanitized_begin, shape->version_end - shape->sanitized_begin));
+            if (!version_spec)
+            {
+                return std::nullopt;
+            }
+            spec.m_version = version_spec.value();
+            if (shape->build_begin != 0)
+            {
+                spec.m_build = StringMatcher::parse(text.substr(shape->build_begin)).value();
+            }
+            return spec;
         }
 
     private:
@@ -336,20 +403,32 @@ namespace envcheck::specs
         // a name it refuses, a package file).
         static auto common_name_end(std::string_view text) -> std::size_t
         {
+            // One pass over the name, noting a ".." or "--" on the way (issue 19: searching
+            // the name for them again was a sixth of reading the common shape).
             std::size_t end = 0;
-            while (end < text.size() &&
-                   (chars::is_digit(text[end]) || (text[end] >= 'a' && text[end] <= 'z') ||
-                    text[end] == '.' || text[end] == '_' || text[end] == '-'))
+            bool doubled = false;
+            for (; end < text.size(); ++end)
             {
-                ++end;
+                const char c = text[end];
+                if (!(chars::is_digit(c) || (c >= 'a' && c <= 'z') || c == '.' || c == '_' ||
+                      c == '-'))
+                {
+                    break;
+                }
+                doubled = doubled || ((c == '.' || c == '-') && end > 0 && text[end - 1] == c);
             }
             const std::string_view name = text.substr(0, end);
-            const bool refused = name.empty() || name.front() == '.' || name.front() == '-' ||
-                                 name.find("..") != std::string_view::npos ||
-                                 name.find("--") != std::string_view::npos;
-            const bool package_file =
-              !package_extension(name).empty() || !package_extension(text).empty();
-            return refused || package_file ? 0 : end;
+            const bool refused =
+              name.empty() || name.front() == '.' || name.front() == '-' || doubled;
+            return refused || is_package_file(name) || is_package_file(text) ? 0 : end;
+        }
+
+        // Ends in .conda or .tar.bz2, whatever the case; the last character tells most texts
+        // apart without comparing.
+        static auto is_package_file(std::string_view text) -> bool
+        {
+            const char last = text.empty() ? '\0' : chars::to_lower(text.back());
+            return (last == 'a' || last == '2') && !package_extension(text).empty();
         }
 
         // A build string of plain characters and '*' globs.
@@ -374,13 +453,13 @@ namespace envcheck::specs
             std::size_t at = 0;
             while (true)
             {
-                for (const std::string_view op : { ">=", "<=", "==", "!=", "~=", ">", "<" })
+                // An operator: >=, <=, ==, != or ~=, else > or <.
+                if (at < version.size())
                 {
-                    if (version.substr(at).starts_with(op))
-                    {
-                        at += op.size();
-                        break;
-                    }
+                    const char c = version[at];
+                    const bool two = at + 1 < version.size() && version[at + 1] == '=' &&
+                                     (c == '>' || c == '<' || c == '=' || c == '!' || c == '~');
+                    at += two ? 2 : (c == '>' || c == '<') ? 1 : 0;
                 }
                 const std::size_t clause_begin = at;
                 while (at < version.size() &&
@@ -1803,6 +1882,18 @@ namespace envcheck::specs
     {
         MatchSpecParser parser(text);
         return parser.run();
+    }
+
+    auto CommonSpec::parse(std::string_view text, VersionSpecCache& cache)
+      -> std::optional<CommonSpec>
+    {
+        return MatchSpecParser::read_common_spec(text, cache);
+    }
+
+    auto CommonSpec::matches_identity(const Version& version, std::string_view build) const -> bool
+    {
+        return (m_version == nullptr || m_version->is_free() || m_version->contains(version)) &&
+               (!m_build || m_build->matches(build));
     }
 
     auto parse_match_spec_common_shape(std::string_view text) -> std::optional<MatchSpec>

@@ -150,6 +150,35 @@ namespace envcheck::specs
         std::unordered_map<std::string, Entry, Hash, std::equal_to<>> m_specs;
     };
 
+    // A spec of the common shape (`name`, `name >=1.2,<2.0a0`, `name 1.2.* *_cp312`: nearly
+    // every record's depends) read without a whole MatchSpec: its exact name, version spec and
+    // build. Issue 19: the consistency check judges thousands of distinct texts by name,
+    // version and build alone, and making and destroying a MatchSpec for each was a third of
+    // judging them. What it reads and matches is what MatchSpec::parse and matches_identity
+    // make of the same text (test_match_spec_fast_path).
+    class CommonSpec
+    {
+    public:
+        // nullopt for a text of any other shape, which MatchSpec::parse reads (or refuses).
+        // The name points into `text`.
+        [[nodiscard]] static auto parse(std::string_view text, VersionSpecCache& cache)
+          -> std::optional<CommonSpec>;
+
+        // Lowercase and exact.
+        [[nodiscard]] auto name() const -> std::string_view { return m_name; }
+        // MatchSpec::matches_identity for a package of this name (the shape sets no build
+        // number).
+        [[nodiscard]] auto matches_identity(const Version& version, std::string_view build) const
+          -> bool;
+
+    private:
+        friend class MatchSpecParser;
+
+        std::string_view m_name;
+        std::shared_ptr<const VersionSpec> m_version; // null: any version
+        std::optional<StringMatcher> m_build;         // none: any build
+    };
+
     class MatchSpec
     {
     public:

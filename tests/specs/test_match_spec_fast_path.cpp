@@ -21,6 +21,7 @@
 #include "tests/catch.hpp"
 #include "tests/specs/shared_vectors.hpp"
 
+using envcheck::specs::CommonSpec;
 using envcheck::specs::MatchSpec;
 using envcheck::specs::parse_match_spec_common_shape;
 using envcheck::specs::parse_match_spec_full;
@@ -65,6 +66,27 @@ namespace
         }
     }
 
+    // A CommonSpec reads the name, version and build as the MatchSpec of the same text: the
+    // same name, and the same verdict on identities around the versions the specs name.
+    void require_same_identity(const CommonSpec& common, const MatchSpec& spec)
+    {
+        CHECK(common.name() == spec.name().text());
+        for (const std::string_view version :
+             { "0", "0.1", "1", "1.0", "1.2", "1.2.3", "1.8.1", "1.26.4", "2.0a0", "2.0", "2.1",
+               "3.11.9", "3.12.0", "4.5", "12.9", "13", "13.0a0", "1.0+local.1", "1!2.0" })
+        {
+            const auto parsed = envcheck::specs::Version::parse(version);
+            REQUIRE(parsed.has_value());
+            for (const std::string_view build :
+                 { "", "h0_0", "py_0", "hb9d3cd8_2", "b", "0", "h1_cp311", "py311h0_1" })
+            {
+                INFO("version " << version << ", build '" << build << "'");
+                CHECK(common.matches_identity(*parsed, build) ==
+                      spec.matches_identity(spec.name().text(), *parsed, build, 0));
+            }
+        }
+    }
+
     // One cache of version specs for every text a test parses: the texts share their
     // constraints, as records' depends do.
     auto shared_versions() -> envcheck::specs::VersionSpecCache&
@@ -94,12 +116,15 @@ namespace
             }
         }
         const auto fast = parse_match_spec_common_shape(text);
+        const auto common = CommonSpec::parse(text, shared_versions());
+        REQUIRE(common.has_value() == fast.has_value());
         if (!fast)
         {
             return false;
         }
         REQUIRE(full.has_value());
         require_same_spec(*fast, *full);
+        require_same_identity(*common, *full);
         return true;
     }
 
@@ -243,6 +268,8 @@ namespace
                "pkg 1.0 h-1",        // '-' in the tail: not a build, so part of the version
                "pkg >=1 # note",     // a comment
                "pkg 1 if __linux",   // a condition
+               "pkg if __linux",     // a condition where the version would be
+               "pkg >=1 b if x",     // a condition after the build
                "pkg.conda",          // a package file
                "pkg 1.conda",        // a package file
                "pkg.conda >=1",      // a name ending in .conda
