@@ -353,12 +353,16 @@ namespace envcheck::checks
         {
             return notes;
         }
-        const std::string locked_channel = channel_name(locked.channel);
-        const std::string installed_channel = channel_name(installed.channel);
-        if (!locked_channel.empty() && !installed_channel.empty() &&
-            locked_channel != installed_channel)
+        // The same text names the same channel: most pairs need no name made (issue 19).
+        if (locked.channel != installed.channel)
         {
-            notes.push_back("channel " + installed_channel + ", locked " + locked_channel);
+            const std::string locked_channel = channel_name(locked.channel);
+            const std::string installed_channel = channel_name(installed.channel);
+            if (!locked_channel.empty() && !installed_channel.empty() &&
+                locked_channel != installed_channel)
+            {
+                notes.push_back("channel " + installed_channel + ", locked " + locked_channel);
+            }
         }
         if (!locked.subdir.empty() && !installed.subdir.empty() &&
             locked.subdir != installed.subdir)
