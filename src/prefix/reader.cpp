@@ -425,7 +425,7 @@ namespace envcheck::prefix
         auto parse_record(int conda_meta, const std::string& file_name, const ReadOptions& options)
           -> util::Result<formats::CondaMetaRecord>
         {
-            const std::string name = "conda-meta/" + file_name;
+            std::string name = "conda-meta/" + file_name;
             const auto file = RecordText::open(conda_meta, file_name, name);
             if (!file)
             {
@@ -435,7 +435,7 @@ namespace envcheck::prefix
                                                     formats::CondaMetaOptions{ options.files });
             if (record)
             {
-                record->package.source = name;
+                record->package.source = std::move(name);
             }
             return record;
         }
