@@ -291,12 +291,13 @@ namespace envcheck::checks
             std::vector<std::optional<specs::Version>> versions;
         };
 
-        // The installed package of `name` against a spec of the common shape (nearly every
-        // record's depends): no MatchSpec made, the same verdict (specs::CommonSpec).
-        auto judge_common(const specs::CommonSpec& spec, const CondaInstalled& conda) -> Judgement
+        // The installed package of `name` against a spec; `rejects(have, version)` is the
+        // spec's verdict on it.
+        template<class Rejects>
+        auto judge_installed(std::string_view name, const CondaInstalled& conda,
+                             const Rejects& rejects) -> Judgement
         {
             Judgement judgement;
-            const std::string_view name = spec.name();
             if (name.starts_with("__"))
             {
                 return judgement; // a virtual package: the machine's, not the prefix's
@@ -315,7 +316,7 @@ namespace envcheck::checks
                 judgement.kind = Judgement::Kind::not_conda_version;
                 judgement.have = &have;
             }
-            else if (!spec.matches_identity(*version, have.build))
+            else if (rejects(have, *version))
             {
                 judgement.why = "but " + std::string(name) + " " + label(have) + " is installed";
             }
@@ -325,48 +326,35 @@ namespace envcheck::checks
         auto judge(const std::string& text, const CondaInstalled& conda,
                    specs::VersionSpecCache& versions) -> Judgement
         {
+            // The common shape (nearly every record's depends) without a MatchSpec made: the
+            // same verdict (specs::CommonSpec).
             if (const auto common = specs::CommonSpec::parse(text, versions))
             {
-                return judge_common(*common, conda);
+                return judge_installed(
+                  common->name(), conda,
+                  [&](const model::Package& have, const specs::Version& version)
+                  { return !common->matches_identity(version, have.build); });
             }
-            Judgement judgement;
             const auto spec = specs::MatchSpec::parse(text, versions);
             if (!spec)
             {
+                Judgement judgement;
                 judgement.kind = Judgement::Kind::invalid_spec;
                 return judgement;
             }
             if (!spec->name().is_exact())
             {
-                return judgement;
+                return {};
             }
-            const std::string name = spec->name().to_string();
-            if (name.starts_with("__"))
-            {
-                return judgement; // a virtual package: the machine's, not the prefix's
-            }
-            judgement.counted = true;
-            const auto found = conda.by_name.find(name);
-            if (found == conda.by_name.end())
-            {
-                judgement.absent = true;
-                return judgement;
-            }
-            const model::Package& have = *conda.packages[found->second];
-            const auto& version = conda.versions[found->second];
-            if (!version)
-            {
-                judgement.kind = Judgement::Kind::not_conda_version;
-                judgement.have = &have;
-            }
-            else if (spec->reads_record_details()
-                       ? !spec->matches(package_record_of(have).value())
-                       : !spec->matches_identity(have.name, *version, have.build,
-                                                 conda_build_number(have)))
-            {
-                judgement.why = "but " + name + " " + label(have) + " is installed";
-            }
-            return judgement;
+            return judge_installed(spec->name().text(), conda,
+                                   [&](const model::Package& have, const specs::Version& version)
+                                   {
+                                       return spec->reads_record_details()
+                                                ? !spec->matches(package_record_of(have).value())
+                                                : !spec->matches_identity(have.name, version,
+                                                                          have.build,
+                                                                          conda_build_number(have));
+                                   });
         }
 
         void check_conda(const model::InstalledEnvironment& installed, ConsistencyCheck& result,
