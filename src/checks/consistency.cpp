@@ -405,19 +405,15 @@ namespace envcheck::checks
                 }
             }
             // The distinct texts: each use's hashed on the workers, then numbered in order.
-            constexpr std::size_t hash_run = 1024;
             std::vector<std::size_t> hashes(uses.size());
-            util::for_each_if_worth(for_each, (uses.size() + hash_run - 1) / hash_run, hash_run,
-                                    [&](std::size_t run)
-                                    {
-                                        const std::size_t end =
-                                          std::min(uses.size(), (run + 1) * hash_run);
-                                        for (std::size_t i = run * hash_run; i < end; ++i)
-                                        {
-                                            hashes[i] =
-                                              std::hash<std::string_view>{}(*uses[i].text);
-                                        }
-                                    });
+            util::for_each_run(for_each, uses.size(), 1024,
+                               [&](std::size_t begin, std::size_t end)
+                               {
+                                   for (std::size_t i = begin; i < end; ++i)
+                                   {
+                                       hashes[i] = std::hash<std::string_view>{}(*uses[i].text);
+                                   }
+                               });
             DistinctTexts numbered(uses.size());
             for (std::size_t i = 0; i < uses.size(); ++i)
             {
@@ -437,19 +433,16 @@ namespace envcheck::checks
                                     });
             // In runs of texts, each run with its own cache of version specs (a cache is not
             // shared between threads).
-            constexpr std::size_t run_length = 256;
             std::vector<Judgement> judgements(distinct.size());
-            util::for_each_if_worth(
-              for_each, (distinct.size() + run_length - 1) / run_length, run_length,
-              [&](std::size_t run)
-              {
-                  specs::VersionSpecCache versions;
-                  const std::size_t end = std::min(distinct.size(), (run + 1) * run_length);
-                  for (std::size_t index = run * run_length; index < end; ++index)
-                  {
-                      judgements[index] = judge(*distinct[index], conda, versions);
-                  }
-              });
+            util::for_each_run(for_each, distinct.size(), 256,
+                               [&](std::size_t begin, std::size_t end)
+                               {
+                                   specs::VersionSpecCache versions;
+                                   for (std::size_t index = begin; index < end; ++index)
+                                   {
+                                       judgements[index] = judge(*distinct[index], conda, versions);
+                                   }
+                               });
             for (const auto& [owner, text, index, depends] : uses)
             {
                 const Judgement& judgement = judgements[index];

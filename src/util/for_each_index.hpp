@@ -37,6 +37,21 @@ namespace envcheck::util
         }
         for_each(count, work);
     }
+
+    // for_each_if_worth over [0, count) cut into runs of `run_length` items (the last one
+    // shorter): work(begin, end) for each run, when an item is too small to be a task alone or
+    // a run shares something (a cache) that its items must not share with other threads.
+    inline void for_each_run(const ForEachIndex& for_each, std::size_t count,
+                             std::size_t run_length,
+                             const std::function<void(std::size_t begin, std::size_t end)>& work)
+    {
+        for_each_if_worth(for_each, (count + run_length - 1) / run_length, run_length,
+                          [&](std::size_t run)
+                          {
+                              const std::size_t begin = run * run_length;
+                              work(begin, begin + run_length < count ? begin + run_length : count);
+                          });
+    }
 }
 
 #endif
