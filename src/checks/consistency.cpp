@@ -76,11 +76,13 @@ namespace envcheck::checks
                         auto requirement = pypi::Requirement::parse(text);
                         if (!requirement)
                         {
-                            m_result.notes.push_back(package->name + ": Requires-Dist '" + text +
+                            m_result.notes.push_back(package->name + ": Requires-Dist '" +
+                                                     std::string(text) +
                                                      "' is not a valid requirement, not checked");
                             continue;
                         }
-                        parsed.push_back(ParsedRequirement{ std::move(*requirement), text });
+                        parsed.push_back(
+                          ParsedRequirement{ std::move(*requirement), std::string(text) });
                     }
                 }
             }
@@ -225,7 +227,7 @@ namespace envcheck::checks
         struct SpecUse
         {
             const model::Package* owner = nullptr;
-            const std::string* text = nullptr;
+            std::string_view text;
             std::uint32_t distinct = 0; // index of the text among the distinct ones
             bool depends = true;        // depends (must exist) or constrains
         };
@@ -246,7 +248,7 @@ namespace envcheck::checks
             }
 
             // The number of `text`, whose hash is `hash`; the next number when it is new.
-            auto number(const std::string& text, std::size_t hash) -> std::uint32_t
+            auto number(std::string_view text, std::size_t hash) -> std::uint32_t
             {
                 for (std::size_t slot = hash & m_mask;; slot = (slot + 1) & m_mask)
                 {
@@ -254,18 +256,18 @@ namespace envcheck::checks
                     if (at == empty)
                     {
                         m_slots[slot] = static_cast<std::uint32_t>(m_texts.size());
-                        m_texts.push_back(&text);
+                        m_texts.push_back(text);
                         m_hashes.push_back(hash);
                         return m_slots[slot];
                     }
-                    if (m_hashes[at] == hash && *m_texts[at] == text)
+                    if (m_hashes[at] == hash && m_texts[at] == text)
                     {
                         return at;
                     }
                 }
             }
 
-            [[nodiscard]] auto texts() const -> const std::vector<const std::string*>&
+            [[nodiscard]] auto texts() const -> const std::vector<std::string_view>&
             {
                 return m_texts;
             }
@@ -274,7 +276,7 @@ namespace envcheck::checks
             static constexpr std::uint32_t empty = UINT32_MAX;
             std::vector<std::uint32_t> m_slots;
             std::size_t m_mask;
-            std::vector<const std::string*> m_texts;
+            std::vector<std::string_view> m_texts;
             std::vector<std::size_t> m_hashes;
         };
 
@@ -323,7 +325,7 @@ namespace envcheck::checks
             return judgement;
         }
 
-        auto judge(const std::string& text, const CondaInstalled& conda,
+        auto judge(std::string_view text, const CondaInstalled& conda,
                    specs::VersionSpecCache& versions) -> Judgement
         {
             // The common shape (nearly every record's depends) without a MatchSpec made: the
@@ -380,15 +382,14 @@ namespace envcheck::checks
                 use_count += package.depends.size();
             }
             uses.reserve(use_count);
-            const auto use = [&](const model::Package& owner, const std::string& text, bool depends)
-            {
-                uses.push_back(SpecUse{ &owner, &text, 0, depends });
+            const auto use = [&](const model::Package& owner, std::string_view text, bool depends) {
+                uses.push_back(SpecUse{ &owner, text, 0, depends });
             };
             for (const auto& package : installed.packages)
             {
                 if (package.manager == model::Manager::conda)
                 {
-                    for (const auto& depends : package.depends)
+                    for (const auto depends : package.depends)
                     {
                         use(package, depends, true);
                     }
@@ -411,13 +412,13 @@ namespace envcheck::checks
                                {
                                    for (std::size_t i = begin; i < end; ++i)
                                    {
-                                       hashes[i] = std::hash<std::string_view>{}(*uses[i].text);
+                                       hashes[i] = std::hash<std::string_view>{}(uses[i].text);
                                    }
                                });
             DistinctTexts numbered(uses.size());
             for (std::size_t i = 0; i < uses.size(); ++i)
             {
-                uses[i].distinct = numbered.number(*uses[i].text, hashes[i]);
+                uses[i].distinct = numbered.number(uses[i].text, hashes[i]);
             }
             const auto& distinct = numbered.texts();
             // The installed records, and each distinct text's judgement: independent items.
@@ -440,7 +441,7 @@ namespace envcheck::checks
                                    specs::VersionSpecCache versions;
                                    for (std::size_t index = begin; index < end; ++index)
                                    {
-                                       judgements[index] = judge(*distinct[index], conda, versions);
+                                       judgements[index] = judge(distinct[index], conda, versions);
                                    }
                                });
             for (const auto& [owner, text, index, depends] : uses)
@@ -448,7 +449,7 @@ namespace envcheck::checks
                 const Judgement& judgement = judgements[index];
                 if (judgement.kind == Judgement::Kind::invalid_spec)
                 {
-                    result.notes.push_back(owner->name + ": '" + *text +
+                    result.notes.push_back(owner->name + ": '" + std::string(text) +
                                            "' is not a valid MatchSpec, not checked");
                     continue;
                 }
@@ -456,7 +457,8 @@ namespace envcheck::checks
                 if (judgement.kind == Judgement::Kind::not_conda_version)
                 {
                     result.notes.push_back(judgement.have->name + " " + judgement.have->version +
-                                           ": not a conda version, '" + *text + "' not checked");
+                                           ": not a conda version, '" + std::string(text) +
+                                           "' not checked");
                     continue;
                 }
                 const auto why = judgement.absent
@@ -467,9 +469,9 @@ namespace envcheck::checks
                 {
                     result.packages.push_back(
                       depends ? finding(*owner, model::PackageStatus::broken_dependency,
-                                        "depends on '" + *text + "', " + *why)
+                                        "depends on '" + std::string(text) + "', " + *why)
                               : finding(*owner, model::PackageStatus::conflicting_constraint,
-                                        "constrains '" + *text + "', " + *why));
+                                        "constrains '" + std::string(text) + "', " + *why));
                 }
             }
         }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <type_traits>
 #include <unordered_set>
 
 #include <nlohmann/json.hpp>
@@ -10,6 +11,7 @@
 #include "formats/conda_meta_scanner.hpp"
 #include "formats/lock_json.hpp"
 #include "util/strings.hpp"
+#include "util/text_list.hpp"
 
 namespace envcheck::formats
 {
@@ -210,8 +212,8 @@ namespace envcheck::formats
             auto& package = record.package;
             package.manager = model::Manager::conda;
             package.installer = "conda";
-            package.sha256 = util::to_lower(package.sha256);
-            package.md5 = util::to_lower(package.md5);
+            util::lower_in_place(package.sha256);
+            util::lower_in_place(package.md5);
             if (!options.files)
             {
                 return;
@@ -559,6 +561,20 @@ namespace envcheck::formats
             }
         }
 
+        // What a reader reuses from record to record on its thread: the room a list of depends
+        // grows into before it is copied into its package at its size.
+        struct ReaderScratch
+        {
+            std::string value;
+            util::TextList depends;
+        };
+
+        auto reader_scratch() -> ReaderScratch&
+        {
+            thread_local ReaderScratch scratch;
+            return scratch;
+        }
+
         class FastReader
         {
         public:
@@ -566,6 +582,7 @@ namespace envcheck::formats
               : m_text(text)
               , m_scanner(text)
               , m_options(options)
+              , m_scratch(reader_scratch())
             {
             }
 
@@ -753,7 +770,14 @@ namespace envcheck::formats
                     }
                     case Field::depends:
                     {
-                        return string_array(key, package.depends);
+                        // Read into a list that keeps its room, then copied: one allocation
+                        // per buffer instead of one per doubling.
+                        if (!string_array(key, m_scratch.depends))
+                        {
+                            return false;
+                        }
+                        package.depends = m_scratch.depends;
+                        return true;
                     }
                     case Field::constrains:
                     {
@@ -868,7 +892,8 @@ namespace envcheck::formats
                 return true;
             }
 
-            auto string_array(std::string_view key, std::vector<std::string>& out) -> bool
+            template<class List>
+            auto string_array(std::string_view key, List& out) -> bool
             {
                 out.clear();
                 const char next = m_scanner.peek();
@@ -891,7 +916,15 @@ namespace envcheck::formats
                     {
                         return type_error(key, "a list of strings");
                     }
-                    if (!m_scanner.read_string(out.emplace_back()))
+                    if constexpr (std::is_same_v<List, util::TextList>)
+                    {
+                        if (!m_scanner.read_string(m_scratch.value))
+                        {
+                            return false;
+                        }
+                        out.push_back(m_scratch.value);
+                    }
+                    else if (!m_scanner.read_string(out.emplace_back()))
                     {
                         return false;
                     }
@@ -913,6 +946,7 @@ namespace envcheck::formats
             JsonScanner m_scanner;
             const CondaMetaOptions& m_options;
             std::string m_key_scratch;
+            ReaderScratch& m_scratch;
             std::vector<std::size_t> m_info_hits;
         };
 
@@ -942,8 +976,9 @@ namespace envcheck::formats
             return true;
         }
 
-        auto string_list(const json& document, const char* key, std::vector<std::string>& out,
-                         std::string& problem) -> bool
+        template<class List>
+        auto string_list(const json& document, const char* key, List& out, std::string& problem)
+          -> bool
         {
             const auto found = document.find(key);
             if (found == document.end() || found->is_null())
@@ -959,7 +994,7 @@ namespace envcheck::formats
             }
             for (const auto& item : *found)
             {
-                out.push_back(item.get<std::string>());
+                out.push_back(item.get_ref<const std::string&>());
             }
             return true;
         }

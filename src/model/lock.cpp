@@ -46,6 +46,13 @@ namespace envcheck::model
 
     void sort_packages(std::vector<Package>& packages)
     {
+        // A prefix's records come in file-name order, and a lock's packages as this sorted them,
+        // which is nearly always this order: then no key is made and nothing moves (issue 19:
+        // making 5,000 keys to find that out was most of sorting).
+        if (std::is_sorted(packages.begin(), packages.end(), package_key_less))
+        {
+            return;
+        }
         // Each key made once, and the packages moved once: a comparison that made two keys was
         // most of sorting 10,000 records (tests/bench/RESULTS.md, "check: scaling").
         struct Entry
@@ -63,12 +70,6 @@ namespace envcheck::model
         }
         const auto by_key = [](const Entry& a, const Entry& b)
         { return std::tie(a.pip, a.key) < std::tie(b.pip, b.key); };
-        // A prefix's records come in file-name order, which is nearly always this order: then
-        // nothing moves (issue 19: sorting was a tenth of reading 5,000 records' serial part).
-        if (std::is_sorted(order.begin(), order.end(), by_key))
-        {
-            return;
-        }
         std::stable_sort(order.begin(), order.end(), by_key);
         std::vector<Package> sorted;
         sorted.reserve(packages.size());

@@ -34,4 +34,17 @@ namespace envcheck::model
     {
         return package_key(package.manager, package.name);
     }
+
+    auto package_key_less(const Package& a, const Package& b) -> bool
+    {
+        // "conda:" sorts before "pip:", and every key of one manager shares its prefix.
+        const bool a_pip = a.manager != Manager::conda;
+        const bool b_pip = b.manager != Manager::conda;
+        if (a_pip != b_pip)
+        {
+            return b_pip;
+        }
+        return (a_pip ? pypi::compare_normalized(a.name, b.name)
+                      : util::compare_lowercase(a.name, b.name)) < 0;
+    }
 }

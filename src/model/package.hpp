@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "util/boxed.hpp"
+#include "util/text_list.hpp"
 
 namespace envcheck::model
 {
@@ -55,7 +56,7 @@ namespace envcheck::model
         bool requested = false; // asked for explicitly, not pulled in as a dependency
         std::string installer;  // pip INSTALLER ("pip", "uv", "conda"); "conda" for records
         util::Boxed<DirectUrl> direct_url; // few packages have one
-        std::vector<std::string> depends;  // conda depends / pip Requires-Dist, as written
+        util::TextList depends;            // conda depends / pip Requires-Dist, as written
         // conda-lock's category ("main", "dev", an extra's name); "" where the format has none.
         std::string category;
         std::string source; // where it was read, relative to the prefix or lock
@@ -119,6 +120,8 @@ namespace envcheck::model
     // lowercase by convention), pip names normalized per PEP 503 (lowercase, runs of -_. -> -).
     [[nodiscard]] auto package_key(Manager manager, std::string_view name) -> std::string;
     [[nodiscard]] auto package_key(const Package& package) -> std::string;
+    // package_key(a) < package_key(b), without making either key.
+    [[nodiscard]] auto package_key_less(const Package& a, const Package& b) -> bool;
 }
 
 #endif

@@ -36,6 +36,38 @@ namespace envcheck::pypi
         return out;
     }
 
+    auto compare_normalized(std::string_view a, std::string_view b) -> std::strong_ordering
+    {
+        // The next character normalize_name writes for `name` from `at`, or -1 at its end.
+        const auto next = [](std::string_view name, std::size_t& at) -> int
+        {
+            if (at >= name.size())
+            {
+                return -1;
+            }
+            if (!is_name_separator(name[at]))
+            {
+                return static_cast<unsigned char>(detail::to_lower(name[at++]));
+            }
+            while (at < name.size() && is_name_separator(name[at]))
+            {
+                ++at;
+            }
+            return '-';
+        };
+        std::size_t in_a = 0;
+        std::size_t in_b = 0;
+        while (true)
+        {
+            const int x = next(a, in_a);
+            const int y = next(b, in_b);
+            if (x != y || x < 0)
+            {
+                return x <=> y;
+            }
+        }
+    }
+
     auto is_valid_name(std::string_view name) -> bool
     {
         if (name.empty() || !detail::is_alnum(name.front()) || !detail::is_alnum(name.back()))

@@ -3,6 +3,7 @@
 #ifndef ENVCHECK_PYPI_NAME_HPP
 #define ENVCHECK_PYPI_NAME_HPP
 
+#include <compare>
 #include <string>
 #include <string_view>
 
@@ -14,6 +15,9 @@ namespace envcheck::pypi
     [[nodiscard]] auto is_valid_name(std::string_view name) -> bool;
     // Whether normalize_name would return the name unchanged.
     [[nodiscard]] auto is_normalized_name(std::string_view name) -> bool;
+    // normalize_name(a) <=> normalize_name(b), without making either.
+    [[nodiscard]] auto compare_normalized(std::string_view a, std::string_view b)
+      -> std::strong_ordering;
 }
 
 #endif

@@ -61,6 +61,26 @@ namespace envcheck::util
         return out;
     }
 
+    void lower_in_place(std::string& text)
+    {
+        std::transform(text.begin(), text.end(), text.begin(), lower);
+    }
+
+    auto compare_lowercase(std::string_view a, std::string_view b) -> std::strong_ordering
+    {
+        const std::size_t common = std::min(a.size(), b.size());
+        for (std::size_t i = 0; i < common; ++i)
+        {
+            const auto x = static_cast<unsigned char>(lower(a[i]));
+            const auto y = static_cast<unsigned char>(lower(b[i]));
+            if (x != y)
+            {
+                return x <=> y;
+            }
+        }
+        return a.size() <=> b.size();
+    }
+
     auto iequals(std::string_view a, std::string_view b) -> bool
     {
         return a.size() == b.size() &&

@@ -4,6 +4,7 @@
 #define ENVCHECK_UTIL_STRINGS_HPP
 
 #include <charconv>
+#include <compare>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -19,7 +20,11 @@ namespace envcheck::util
     [[nodiscard]] auto trim_right(std::string_view text) -> std::string_view;
 
     [[nodiscard]] auto to_lower(std::string_view text) -> std::string;
+    void lower_in_place(std::string& text); // to_lower without a new string
     [[nodiscard]] auto iequals(std::string_view a, std::string_view b) -> bool;
+    // to_lower(a) <=> to_lower(b), without making either.
+    [[nodiscard]] auto compare_lowercase(std::string_view a, std::string_view b)
+      -> std::strong_ordering;
     [[nodiscard]] auto istarts_with(std::string_view text, std::string_view prefix) -> bool;
 
     [[nodiscard]] auto is_digit(char c) -> bool;

@@ -21,6 +21,40 @@ namespace
         CHECK(package_key(Manager::conda, "typing_extensions") == "conda:typing_extensions");
     }
 
+    auto package(Manager manager, std::string name, std::string version) -> Package
+    {
+        Package result;
+        result.manager = manager;
+        result.name = std::move(name);
+        result.version = std::move(version);
+        return result;
+    }
+
+    TEST_CASE("package_key_less orders packages as their package_keys do", "[model][Package]")
+    {
+        // Names whose keys tie, prefix one another, or differ only in case, separators or a
+        // byte past ASCII, under both managers.
+        const std::vector<std::string> names{ "a",   "A",   "a-",   "a-b",   "a_b",  "a..b",
+                                              "a-B", "ab",  "a-bc", "-a",    "_",    "",
+                                              "-",   "a-_", "Zz",   "z\xe9", "z\x7f" };
+        std::vector<Package> packages;
+        for (const auto manager : { Manager::conda, Manager::pip })
+        {
+            for (const auto& name : names)
+            {
+                packages.push_back(package(manager, name, "1"));
+            }
+        }
+        for (const auto& a : packages)
+        {
+            for (const auto& b : packages)
+            {
+                CAPTURE(to_string(a.manager), a.name, to_string(b.manager), b.name);
+                CHECK(package_key_less(a, b) == (package_key(a) < package_key(b)));
+            }
+        }
+    }
+
     TEST_CASE("parse_manager round trip", "[model][Package]")
     {
         for (const auto manager : { Manager::conda, Manager::pip })
@@ -29,15 +63,6 @@ namespace
         }
         CHECK(parse_manager("pypi") == Manager::pip);
         CHECK_FALSE(parse_manager("npm"));
-    }
-
-    auto package(Manager manager, std::string name, std::string version) -> Package
-    {
-        Package result;
-        result.manager = manager;
-        result.name = std::move(name);
-        result.version = std::move(version);
-        return result;
     }
 
     auto labels(const std::vector<Package>& packages) -> std::vector<std::string>
