@@ -32,8 +32,7 @@ namespace envcheck::cli
     // escaped (a name from package metadata can hold a terminal's commands).
     void warn(std::string_view text);
 
-    // Prints "envcheck: error: <where>: <message>" (and the hint) on stderr; returns the exit
-    // code for the error.
+    // Prints "envcheck: error: <where>: <message>" and the hint on stderr; returns its exit code.
     auto report_error(const util::Error& error) -> int;
 
     // Prints each record that cannot be read ("envcheck: error: ..."), then the refusal (an

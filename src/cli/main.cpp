@@ -89,6 +89,7 @@ auto main(int argc, char** argv) -> int
 {
     try
     {
+        envcheck::host::start_workers();
         return run(argc, argv);
     }
     catch (const std::exception& error)

@@ -374,6 +374,11 @@ namespace envcheck::host
         net::HttpOptions m_http;
     };
 
+    void start_workers()
+    {
+        prefix::start_helpers();
+    }
+
     auto embedded_runtime() -> model::EmbeddedRuntime
     {
         auto build = gpu::build_info();

@@ -40,6 +40,10 @@ namespace envcheck::host
         std::unique_ptr<Adapters> m_adapters;
     };
 
+    // Starts the threads that share the work of every Workers::for_each (prefix::start_helpers)
+    // while the command line is still being read.
+    void start_workers();
+
     // What this binary carries for the GPU (the CUDA runtime, the kernels' architectures).
     [[nodiscard]] auto embedded_runtime() -> model::EmbeddedRuntime;
 }

@@ -1,7 +1,9 @@
 // Runs fn(i) for i in [0, count) on up to `threads` threads (0: one per core), handing out
 // indices one at a time so that a few large items (multi-MB records, big files) do not leave a
 // thread idle. An exception thrown by fn(i) is caught in its thread (it would otherwise end the
-// process through std::terminate) and returned as that item's failure.
+// process through std::terminate) and returned as that item's failure. The threads beside the
+// caller are the process's helpers (parallel.cpp), started once; more than they are, threads of
+// their own.
 #ifndef ENVCHECK_PREFIX_PARALLEL_HPP
 #define ENVCHECK_PREFIX_PARALLEL_HPP
 
@@ -9,6 +11,7 @@
 #include <atomic>
 #include <cstddef>
 #include <exception>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -17,6 +20,17 @@
 
 namespace envcheck::prefix
 {
+    // Starts the helpers now rather than at the first parallel_for: a thread takes a while to
+    // start running on an idle CPU of a VM, which is better spent before the work is there.
+    void start_helpers();
+
+    namespace detail
+    {
+        // Runs `work` on the calling thread and on up to `helpers` others; returns when every
+        // one of them has returned from it.
+        void run_with_helpers(std::size_t helpers, const std::function<void()>& work);
+    }
+
     [[nodiscard]] inline auto worker_count(unsigned requested, std::size_t items) -> std::size_t
     {
         const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
@@ -59,18 +73,7 @@ namespace envcheck::prefix
                 failures.push_back(ItemFailure{ i, std::move(what) });
             }
         };
-        const std::size_t workers = worker_count(threads, count);
-        std::vector<std::jthread> helpers;
-        helpers.reserve(workers - 1);
-        for (std::size_t i = 1; i < workers; ++i)
-        {
-            helpers.emplace_back(work);
-        }
-        work();
-        for (auto& helper : helpers)
-        {
-            helper.join();
-        }
+        detail::run_with_helpers(worker_count(threads, count) - 1, work);
         std::sort(failures.begin(), failures.end(),
                   [](const ItemFailure& a, const ItemFailure& b) { return a.index < b.index; });
         return failures;

@@ -1,0 +1,229 @@
+#include "prefix/parallel.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <pthread.h>
+#include <system_error>
+#include <thread>
+#include <vector>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
+namespace envcheck::prefix
+{
+    namespace
+    {
+        // Threads started once and kept for the process's life, which take part in every
+        // parallel_for beside its caller. Issue 19: a std::thread started per parallel_for began
+        // 0.05 to 3 ms late on a 2-vCPU VM (the idle vCPU has to be woken by the host), and a
+        // check starts eight of them: at 5,000 records a tenth of the wall time was one core
+        // waiting for the other. A helper that has just finished spins for a while before it
+        // sleeps, which keeps its CPU awake for the next job; a sleeping helper is woken.
+        class HelperPool
+        {
+        public:
+            // The pool, started on first use; nullptr in a child forked from this process (it
+            // has none of the threads) and where no helper could be started.
+            static auto get() -> HelperPool*
+            {
+                static HelperPool* const pool = make();
+                return forked_child.load(std::memory_order_relaxed) ? nullptr : pool;
+            }
+
+            // A job's share of the helpers: up to `wanted` of them run `work` once each.
+            struct Job
+            {
+                const std::function<void()>* work = nullptr;
+                std::size_t slots = 0;  // helpers that may still take it
+                std::size_t active = 0; // helpers running it now
+            };
+
+            // Offers `job` to the helpers; returns how many may take it (at most the pool's
+            // size). finish(job) must follow before `job` goes out of scope.
+            auto post(Job& job, std::size_t wanted) -> std::size_t
+            {
+                const std::scoped_lock lock(m_mutex);
+                job.slots = std::min(wanted, m_size);
+                m_open.push_back(&job);
+                signal();
+                return job.slots;
+            }
+
+            // Takes `job` back from the helpers that have not started it, and waits for those
+            // that have, meanwhile taking part in the jobs they post (a helper reading the
+            // records while this thread waits for it posts the records' own job).
+            void finish(Job& job)
+            {
+                std::unique_lock lock(m_mutex);
+                job.slots = 0;
+                std::erase(m_open, &job);
+                while (job.active > 0)
+                {
+                    if (Job* other = claimable())
+                    {
+                        run(*other, lock);
+                        continue;
+                    }
+                    await_event(lock, caller_spin);
+                }
+            }
+
+        private:
+            static constexpr std::size_t most_helpers = 7;
+            // How long a thread spins for the next event before it sleeps: a helper long
+            // enough to bridge the serial steps between one parallel_for and the next (the
+            // longest in check, 1.5 ms, joins the records); a caller waiting for its helpers
+            // briefly, leaving their CPUs to them (bench_check_scaling, RESULTS.md "helpers").
+            static constexpr std::chrono::microseconds helper_spin{ 2000 };
+            static constexpr std::chrono::microseconds caller_spin{ 150 };
+
+            static inline std::atomic<bool> forked_child{ false };
+
+            static auto make() -> HelperPool*
+            {
+                const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+                const std::size_t size = std::min<std::size_t>(cores - 1, most_helpers);
+                if (size == 0)
+                {
+                    return nullptr;
+                }
+                // The child of a fork has the pool's memory but not its threads.
+                ::pthread_atfork(nullptr, nullptr,
+                                 [] { forked_child.store(true, std::memory_order_relaxed); });
+                // Kept until the process ends (a helper may be asleep in m_event then): never
+                // destroyed, reachable through the static pointer.
+                auto* pool = new HelperPool();
+                for (std::size_t i = 0; i < size; ++i)
+                {
+                    try
+                    {
+                        std::thread(&HelperPool::serve, pool).detach();
+                    }
+                    catch (const std::system_error&)
+                    {
+                        break; // out of threads: the pool holds those that started
+                    }
+                    const std::scoped_lock lock(pool->m_mutex);
+                    ++pool->m_size;
+                }
+                return pool->m_size > 0 ? pool : nullptr;
+            }
+
+            // The first open job a helper may still take, or nullptr (m_mutex held).
+            auto claimable() -> Job*
+            {
+                for (Job* job : m_open)
+                {
+                    if (job->slots > 0)
+                    {
+                        return job;
+                    }
+                }
+                return nullptr;
+            }
+
+            // Something to look at: a job posted or a job's last share done (m_mutex held).
+            void signal()
+            {
+                m_events.fetch_add(1, std::memory_order_release);
+                m_event.notify_all();
+            }
+
+            // Returns, m_mutex held again, after the next signal: spinning for up to `spin`,
+            // which keeps this CPU awake for what comes soon, then asleep.
+            void await_event(std::unique_lock<std::mutex>& lock, std::chrono::microseconds spin)
+            {
+                const std::uint64_t seen = m_events.load(std::memory_order_relaxed);
+                lock.unlock();
+                const auto until = std::chrono::steady_clock::now() + spin;
+                for (unsigned round = 1; m_events.load(std::memory_order_acquire) == seen; ++round)
+                {
+#if defined(__x86_64__) || defined(__i386__)
+                    _mm_pause();
+#endif
+                    // Now and then: give way to a runnable thread on this CPU, and look at the
+                    // clock.
+                    if (round % 64 == 0)
+                    {
+                        std::this_thread::yield();
+                        if (std::chrono::steady_clock::now() >= until)
+                        {
+                            break;
+                        }
+                    }
+                }
+                lock.lock();
+                m_event.wait(lock,
+                             [&] { return m_events.load(std::memory_order_relaxed) != seen; });
+            }
+
+            [[noreturn]] void serve()
+            {
+                std::unique_lock lock(m_mutex);
+                while (true)
+                {
+                    if (Job* job = claimable())
+                    {
+                        run(*job, lock);
+                        continue;
+                    }
+                    await_event(lock, helper_spin);
+                }
+            }
+
+            // Runs one share of `job` (m_mutex held by `lock` before and after).
+            void run(Job& job, std::unique_lock<std::mutex>& lock)
+            {
+                --job.slots;
+                ++job.active;
+                lock.unlock();
+                (*job.work)(); // parallel_for's loop, which catches its items' exceptions
+                lock.lock();
+                if (--job.active == 0)
+                {
+                    signal();
+                }
+            }
+
+            std::size_t m_size = 0; // helpers started
+            std::mutex m_mutex;
+            std::condition_variable m_event;          // threads asleep in await_event
+            std::vector<Job*> m_open;                 // jobs posted and not yet finished
+            std::atomic<std::uint64_t> m_events{ 0 }; // signals so far
+        };
+    }
+
+    void start_helpers()
+    {
+        (void)HelperPool::get();
+    }
+
+    namespace detail
+    {
+        void run_with_helpers(std::size_t helpers, const std::function<void()>& work)
+        {
+            HelperPool* const pool = helpers > 0 ? HelperPool::get() : nullptr;
+            HelperPool::Job job{ &work, 0, 0 };
+            const std::size_t pooled = pool != nullptr ? pool->post(job, helpers) : 0;
+            // More than the pool holds (--jobs above the core count, or a forked child): the
+            // rest on threads of their own.
+            std::vector<std::jthread> started;
+            started.reserve(helpers - pooled);
+            for (std::size_t i = pooled; i < helpers; ++i)
+            {
+                started.emplace_back(work);
+            }
+            work();
+            if (pool != nullptr)
+            {
+                pool->finish(job);
+            }
+        }
+    }
+}
