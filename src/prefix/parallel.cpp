@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <mutex>
 #include <pthread.h>
+#include <sched.h>
 #include <system_error>
 #include <thread>
 #include <vector>
@@ -75,7 +76,9 @@ namespace envcheck::prefix
             }
 
         private:
-            static constexpr std::size_t most_helpers = 7;
+            // Few: helpers spin, and a machine's CPUs may be shared with other jobs (a Slurm
+            // allocation, a container's quota); threads beyond them are started as needed.
+            static constexpr std::size_t most_helpers = 3;
             // How long a thread spins for the next event before it sleeps: a helper long
             // enough to bridge the serial steps between one parallel_for and the next (the
             // longest in check, 1.5 ms, joins the records); a caller waiting for its helpers
@@ -87,8 +90,7 @@ namespace envcheck::prefix
 
             static auto make() -> HelperPool*
             {
-                const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-                const std::size_t size = std::min<std::size_t>(cores - 1, most_helpers);
+                const std::size_t size = std::min<std::size_t>(usable_cpus() - 1, most_helpers);
                 if (size == 0)
                 {
                     return nullptr;
@@ -113,6 +115,19 @@ namespace envcheck::prefix
                     ++pool->m_size;
                 }
                 return pool->m_size > 0 ? pool : nullptr;
+            }
+
+            // The CPUs this process may run on (taskset, a cpuset cgroup), not the machine's:
+            // spinning helpers beyond them would take turns with the caller on its CPU.
+            static auto usable_cpus() -> std::size_t
+            {
+                cpu_set_t allowed;
+                CPU_ZERO(&allowed);
+                if (::sched_getaffinity(0, sizeof allowed, &allowed) == 0)
+                {
+                    return std::max(1, CPU_COUNT(&allowed));
+                }
+                return std::max(1u, std::thread::hardware_concurrency());
             }
 
             // The first open job a helper may still take, or nullptr (m_mutex held).
@@ -210,9 +225,23 @@ namespace envcheck::prefix
         {
             HelperPool* const pool = helpers > 0 ? HelperPool::get() : nullptr;
             HelperPool::Job job{ &work, 0, 0 };
+            // Taken back from the helpers however this returns (a thread below that cannot be
+            // started throws).
+            struct Posted
+            {
+                HelperPool* pool;
+                HelperPool::Job& job;
+                ~Posted()
+                {
+                    if (pool != nullptr)
+                    {
+                        pool->finish(job);
+                    }
+                }
+            } posted{ pool, job };
             const std::size_t pooled = pool != nullptr ? pool->post(job, helpers) : 0;
-            // More than the pool holds (--jobs above the core count, or a forked child): the
-            // rest on threads of their own.
+            // More than the pool holds (--jobs above the helpers, or a forked child): the rest
+            // on threads of their own, joined before the job is taken back.
             std::vector<std::jthread> started;
             started.reserve(helpers - pooled);
             for (std::size_t i = pooled; i < helpers; ++i)
@@ -220,10 +249,6 @@ namespace envcheck::prefix
                 started.emplace_back(work);
             }
             work();
-            if (pool != nullptr)
-            {
-                pool->finish(job);
-            }
         }
     }
 }
