@@ -57,7 +57,7 @@ namespace envcheck::util
     auto to_lower(std::string_view text) -> std::string
     {
         std::string out(text);
-        std::transform(out.begin(), out.end(), out.begin(), lower);
+        lower_in_place(out);
         return out;
     }
 

@@ -17,10 +17,11 @@ namespace envcheck::util
     class TextList
     {
     public:
+        // Reads the texts in order (a forward iterator: nothing needs more).
         class Iterator
         {
         public:
-            using iterator_category = std::random_access_iterator_tag;
+            using iterator_category = std::forward_iterator_tag;
             using value_type = std::string_view;
             using difference_type = std::ptrdiff_t;
             using pointer = void;
@@ -34,11 +35,6 @@ namespace envcheck::util
             }
 
             auto operator*() const -> std::string_view { return (*m_list)[m_index]; }
-            auto operator[](difference_type offset) const -> std::string_view
-            {
-                return (*m_list)[static_cast<std::size_t>(static_cast<difference_type>(m_index) +
-                                                          offset)];
-            }
             auto operator++() -> Iterator&
             {
                 ++m_index;
@@ -50,47 +46,9 @@ namespace envcheck::util
                 ++m_index;
                 return before;
             }
-            auto operator--() -> Iterator&
-            {
-                --m_index;
-                return *this;
-            }
-            auto operator--(int) -> Iterator
-            {
-                Iterator before = *this;
-                --m_index;
-                return before;
-            }
-            auto operator+=(difference_type offset) -> Iterator&
-            {
-                m_index = static_cast<std::size_t>(static_cast<difference_type>(m_index) + offset);
-                return *this;
-            }
-            auto operator-=(difference_type offset) -> Iterator& { return *this += -offset; }
-            friend auto operator+(Iterator at, difference_type offset) -> Iterator
-            {
-                return at += offset;
-            }
-            friend auto operator+(difference_type offset, Iterator at) -> Iterator
-            {
-                return at += offset;
-            }
-            friend auto operator-(Iterator at, difference_type offset) -> Iterator
-            {
-                return at -= offset;
-            }
-            friend auto operator-(const Iterator& a, const Iterator& b) -> difference_type
-            {
-                return static_cast<difference_type>(a.m_index) -
-                       static_cast<difference_type>(b.m_index);
-            }
             friend auto operator==(const Iterator& a, const Iterator& b) -> bool
             {
                 return a.m_index == b.m_index;
-            }
-            friend auto operator<=>(const Iterator& a, const Iterator& b)
-            {
-                return a.m_index <=> b.m_index;
             }
 
         private:
