@@ -87,6 +87,9 @@ namespace envcheck::prefix
             static constexpr std::chrono::microseconds caller_spin{ 150 };
 
             static inline std::atomic<bool> forked_child{ false };
+            // Helpers started, and those of them that have begun serving.
+            static inline std::atomic<std::size_t> helpers_started{ 0 };
+            static inline std::atomic<std::size_t> helpers_serving{ 0 };
 
             static auto make() -> HelperPool*
             {
@@ -95,20 +98,34 @@ namespace envcheck::prefix
                 {
                     return nullptr;
                 }
-                // The child of a fork has the pool's memory but not its threads.
-                ::pthread_atfork(nullptr, nullptr,
-                                 [] { forked_child.store(true, std::memory_order_relaxed); });
+                // The child of a fork has the pool's memory but not its threads. Before the
+                // fork, every helper has finished starting: a thread still starting may hold
+                // an allocator's lock the child would wait for forever (ASan's own allocator
+                // takes no part in fork, unlike glibc's and jemalloc's); a serving helper
+                // allocates nothing while it waits for a job.
+                ::pthread_atfork(
+                  []
+                  {
+                      while (helpers_serving.load(std::memory_order_acquire) <
+                             helpers_started.load(std::memory_order_acquire))
+                      {
+                          std::this_thread::yield();
+                      }
+                  },
+                  nullptr, [] { forked_child.store(true, std::memory_order_relaxed); });
                 // Kept until the process ends (a helper may be asleep in m_event then): never
                 // destroyed, reachable through the static pointer.
                 auto* pool = new HelperPool();
                 for (std::size_t i = 0; i < size; ++i)
                 {
+                    helpers_started.fetch_add(1, std::memory_order_release);
                     try
                     {
                         std::thread(&HelperPool::serve, pool).detach();
                     }
                     catch (const std::system_error&)
                     {
+                        helpers_started.fetch_sub(1, std::memory_order_release);
                         break; // out of threads: the pool holds those that started
                     }
                     const std::scoped_lock lock(pool->m_mutex);
@@ -180,6 +197,7 @@ namespace envcheck::prefix
 
             [[noreturn]] void serve()
             {
+                helpers_serving.fetch_add(1, std::memory_order_release);
                 std::unique_lock lock(m_mutex);
                 while (true)
                 {
