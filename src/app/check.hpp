@@ -42,7 +42,7 @@ namespace envcheck::app
         // Check env against lock alone, without an installed environment (also what happens
         // when both are given and no environment is selected or active).
         bool no_prefix = false;
-        unsigned jobs = 0; // threads for reading and hashing; 0: one per core
+        unsigned jobs = 0; // threads for reading and hashing; 0: one per usable CPU
         std::vector<std::string> perf_tolerances; // "15%", "bandwidth.h2d_pinned_gbps=5%"
         // The hardware gates (gpu.*), run with the machine part when the GPU is probed.
         checks::HardwareGatePolicy hardware;

@@ -89,7 +89,7 @@ namespace envcheck::app
     struct PrefixReadOptions
     {
         bool files = false;   // also every record's files (check --deep)
-        unsigned threads = 0; // 0: one per core
+        unsigned threads = 0; // 0: one per CPU the process may use
     };
 
     struct VerifiedFiles
@@ -288,8 +288,8 @@ namespace envcheck::app
     };
 
     // Threads for work whose items are independent (the use cases and pure modules start none):
-    // run(i) for every i in [0, count) on up to `threads` threads (0: one per core), returning
-    // when all have run.
+    // run(i) for every i in [0, count) on up to `threads` threads (0: one per CPU the process
+    // may use), returning when all have run.
     class Workers
     {
     public:

@@ -85,7 +85,7 @@ namespace envcheck::cli
           ->option_text("DROP|METRIC=DROP")
           ->allow_extra_args(false);
         app.add_option("-j,--jobs", request.jobs,
-                       "Threads for reading and hashing (default: one per core)");
+                       "Threads for reading and hashing (default: one per usable CPU)");
         add_format_options(app, options->format, { { "text", "json", "html" }, true });
         app.add_flag("-v,--verbose", options->verbose, "List the packages that match too");
         return [options](app::Ports& ports, const app::LoadedConfig& config)

@@ -7,7 +7,6 @@
 #include <cstdint>
 #include <mutex>
 #include <pthread.h>
-#include <sched.h>
 #include <system_error>
 #include <thread>
 #include <vector>
@@ -93,6 +92,8 @@ namespace envcheck::prefix
 
             static auto make() -> HelperPool*
             {
+                // One per usable CPU but the caller's (cpus.hpp): spinning helpers beyond them
+                // would take turns with the caller, or spend a cgroup's quota.
                 const std::size_t size = std::min<std::size_t>(usable_cpus() - 1, most_helpers);
                 if (size == 0)
                 {
@@ -132,19 +133,6 @@ namespace envcheck::prefix
                     ++pool->m_size;
                 }
                 return pool->m_size > 0 ? pool : nullptr;
-            }
-
-            // The CPUs this process may run on (taskset, a cpuset cgroup), not the machine's:
-            // spinning helpers beyond them would take turns with the caller on its CPU.
-            static auto usable_cpus() -> std::size_t
-            {
-                cpu_set_t allowed;
-                CPU_ZERO(&allowed);
-                if (::sched_getaffinity(0, sizeof allowed, &allowed) == 0)
-                {
-                    return std::max(1, CPU_COUNT(&allowed));
-                }
-                return std::max(1u, std::thread::hardware_concurrency());
             }
 
             // The first open job a helper may still take, or nullptr (m_mutex held).

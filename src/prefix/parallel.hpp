@@ -1,9 +1,9 @@
-// Runs fn(i) for i in [0, count) on up to `threads` threads (0: one per core), handing out
-// indices one at a time so that a few large items (multi-MB records, big files) do not leave a
-// thread idle. An exception thrown by fn(i) is caught in its thread (it would otherwise end the
-// process through std::terminate) and returned as that item's failure. The threads beside the
-// caller are the process's helpers (parallel.cpp), started once; more than they are, threads of
-// their own.
+// Runs fn(i) for i in [0, count) on up to `threads` threads (0: one per CPU this process may
+// use, cpus.hpp), handing out indices one at a time so that a few large items (multi-MB
+// records, big files) do not leave a thread idle. An exception thrown by fn(i) is caught in its
+// thread (it would otherwise end the process through std::terminate) and returned as that
+// item's failure. The threads beside the caller are the process's helpers (parallel.cpp),
+// started once; more than they are, threads of their own.
 #ifndef ENVCHECK_PREFIX_PARALLEL_HPP
 #define ENVCHECK_PREFIX_PARALLEL_HPP
 
@@ -17,6 +17,8 @@
 #include <thread>
 #include <utility>
 #include <vector>
+
+#include "prefix/cpus.hpp"
 
 namespace envcheck::prefix
 {
@@ -33,8 +35,7 @@ namespace envcheck::prefix
 
     [[nodiscard]] inline auto worker_count(unsigned requested, std::size_t items) -> std::size_t
     {
-        const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-        const std::size_t wanted = requested == 0 ? cores : requested;
+        const std::size_t wanted = requested == 0 ? usable_cpus() : requested;
         return std::max<std::size_t>(1, std::min(wanted, items));
     }
 

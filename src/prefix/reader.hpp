@@ -15,7 +15,7 @@ namespace envcheck::prefix
     struct ReadOptions
     {
         bool files = false;   // also read every record's files and paths_data (check --deep)
-        unsigned threads = 0; // 0: one per core
+        unsigned threads = 0; // 0: one per usable CPU (prefix/cpus.hpp)
     };
 
     // Fails only when `prefix` is not an environment at all (missing, not a directory, neither

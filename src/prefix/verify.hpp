@@ -30,7 +30,7 @@ namespace envcheck::prefix
 
     struct VerifyOptions
     {
-        unsigned threads = 0; // 0: one per core
+        unsigned threads = 0; // 0: one per usable CPU (prefix/cpus.hpp)
         // Also list the directories of every pip distribution (below site-packages) for files
         // that no RECORD and no conda record lists; __pycache__ directories and the installer's
         // own dist-info files (direct_url.json, INSTALLER, REQUESTED) do not count.
