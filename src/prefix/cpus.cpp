@@ -124,8 +124,12 @@ namespace envcheck::prefix
             const auto read_quota = [](const std::string& directory) -> std::optional<unsigned>
             {
                 const auto quota = read_small(directory + "/cpu.cfs_quota_us");
+                if (!quota || util::trim(*quota) == "-1")
+                {
+                    return std::nullopt; // no quota: its period is not read (start-up time)
+                }
                 const auto period = read_small(directory + "/cpu.cfs_period_us");
-                return quota && period ? cpus_of_cfs_quota(*quota, *period) : std::nullopt;
+                return period ? cpus_of_cfs_quota(*quota, *period) : std::nullopt;
             };
             // Mounted by its controllers' names ("cpu,cpuacct"), or as "cpu" (a link to it).
             for (const std::string_view mount : { line.controllers, std::string_view("cpu") })
