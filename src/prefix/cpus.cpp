@@ -193,7 +193,7 @@ namespace envcheck::prefix
         return std::min(affinity, bound.value_or(affinity));
     }
 
-    auto count_usable_cpus() -> unsigned
+    auto affinity_cpus() -> unsigned
     {
         cpu_set_t allowed;
         CPU_ZERO(&allowed);
@@ -201,7 +201,12 @@ namespace envcheck::prefix
           ::sched_getaffinity(0, sizeof allowed, &allowed) == 0
             ? static_cast<unsigned>(CPU_COUNT(&allowed))
             : std::thread::hardware_concurrency(); // more CPUs than a cpu_set_t holds
-        return usable_cpus_under("", affinity);
+        return std::max(1U, affinity);
+    }
+
+    auto count_usable_cpus() -> unsigned
+    {
+        return usable_cpus_under("", affinity_cpus());
     }
 
     auto usable_cpus() -> unsigned

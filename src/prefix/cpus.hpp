@@ -27,6 +27,9 @@ namespace envcheck::prefix
     // (the machine's) but in tests.
     [[nodiscard]] auto usable_cpus_under(const std::string& root, unsigned affinity) -> unsigned;
 
+    // The CPUs of the calling thread's affinity mask (a system call, no file read), at least 1.
+    [[nodiscard]] auto affinity_cpus() -> unsigned;
+
     // This process's usable CPUs, counted now (the calling thread's affinity mask).
     [[nodiscard]] auto count_usable_cpus() -> unsigned;
 

@@ -93,9 +93,12 @@ namespace envcheck::prefix
             static auto make() -> HelperPool*
             {
                 // One per usable CPU but the caller's (cpus.hpp): spinning helpers beyond them
-                // would take turns with the caller, or spend a cgroup's quota.
-                const std::size_t size = std::min<std::size_t>(usable_cpus() - 1, most_helpers);
-                if (size == 0)
+                // would take turns with the caller, or spend a cgroup's quota. The affinity
+                // mask is a system call; the quota is read by the first helper (first_helper),
+                // off the thread that runs the command (a tenth of `envcheck --version`).
+                const std::size_t expected =
+                  std::min<std::size_t>(affinity_cpus() - 1, most_helpers);
+                if (expected == 0)
                 {
                     return nullptr;
                 }
@@ -115,24 +118,58 @@ namespace envcheck::prefix
                   },
                   nullptr, [] { forked_child.store(true, std::memory_order_relaxed); });
                 // Kept until the process ends (a helper may be asleep in m_event then): never
-                // destroyed, reachable through the static pointer.
+                // destroyed, reachable through the static pointer. Jobs are offered to the
+                // helpers expected before they run: a share no helper takes is run by its
+                // caller (finish).
                 auto* pool = new HelperPool();
-                for (std::size_t i = 0; i < size; ++i)
+                pool->m_size = expected;
+                if (!pool->start(&HelperPool::first_helper))
                 {
-                    helpers_started.fetch_add(1, std::memory_order_release);
-                    try
-                    {
-                        std::thread(&HelperPool::serve, pool).detach();
-                    }
-                    catch (const std::system_error&)
-                    {
-                        helpers_started.fetch_sub(1, std::memory_order_release);
-                        break; // out of threads: the pool holds those that started
-                    }
-                    const std::scoped_lock lock(pool->m_mutex);
-                    ++pool->m_size;
+                    return nullptr;
                 }
-                return pool->m_size > 0 ? pool : nullptr;
+                return pool;
+            }
+
+            // Starts a helper running `role`; false when no thread could be started.
+            auto start(void (HelperPool::*role)()) -> bool
+            {
+                helpers_started.fetch_add(1, std::memory_order_release);
+                try
+                {
+                    std::thread(role, this).detach();
+                    return true;
+                }
+                catch (const std::system_error&)
+                {
+                    helpers_started.fetch_sub(1, std::memory_order_release);
+                    return false;
+                }
+            }
+
+            // The first helper: counts the usable CPUs (the cgroup's quota may allow fewer
+            // than the affinity mask), starts the other helpers, and serves; where only one
+            // CPU is usable it takes no job, asleep for the rest of the process.
+            [[noreturn]] void first_helper()
+            {
+                const std::size_t size = std::min<std::size_t>(usable_cpus() - 1, most_helpers);
+                std::size_t started = size > 0 ? 1 : 0;
+                while (started < size && start(&HelperPool::serve))
+                {
+                    ++started;
+                }
+                {
+                    const std::scoped_lock lock(m_mutex);
+                    m_size = started;
+                }
+                if (started == 0)
+                {
+                    helpers_serving.fetch_add(1, std::memory_order_release);
+                    while (true)
+                    {
+                        std::this_thread::sleep_for(std::chrono::hours(24));
+                    }
+                }
+                serve();
             }
 
             // The first open job a helper may still take, or nullptr (m_mutex held).
@@ -212,7 +249,7 @@ namespace envcheck::prefix
                 }
             }
 
-            std::size_t m_size = 0; // helpers started
+            std::size_t m_size = 0; // helpers: expected (make), then started (first_helper)
             std::mutex m_mutex;
             std::condition_variable m_event;          // threads asleep in await_event
             std::vector<Job*> m_open;                 // jobs posted and not yet finished

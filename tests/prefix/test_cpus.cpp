@@ -160,6 +160,7 @@ namespace
         // On a thread of its own, pinned to the one CPU it runs on.
         bool pinned = false;
         unsigned counted = 0;
+        unsigned mask = 0;
         std::thread(
           [&]
           {
@@ -168,10 +169,12 @@ namespace
               CPU_SET(::sched_getcpu(), &one);
               pinned = ::sched_setaffinity(0, sizeof one, &one) == 0;
               counted = prefix::count_usable_cpus();
+              mask = prefix::affinity_cpus();
           })
           .join();
         REQUIRE(pinned);
         CHECK(counted == 1);
+        CHECK(mask == 1);
         // The process's own: at least one, at most the machine's.
         CHECK(prefix::usable_cpus() >= 1);
         CHECK(prefix::usable_cpus() <= std::max(1U, std::thread::hardware_concurrency()));
