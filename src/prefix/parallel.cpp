@@ -95,7 +95,7 @@ namespace envcheck::prefix
                 // One per usable CPU but the caller's (cpus.hpp): spinning helpers beyond them
                 // would take turns with the caller, or spend a cgroup's quota. The affinity
                 // mask is a system call; the quota is read by the first helper (first_helper),
-                // off the thread that runs the command (a tenth of `envcheck --version`).
+                // off the thread that runs the command (0.06 to 0.08 ms of `envcheck --version`).
                 const std::size_t expected =
                   std::min<std::size_t>(affinity_cpus() - 1, most_helpers);
                 if (expected == 0)
@@ -125,6 +125,7 @@ namespace envcheck::prefix
                 pool->m_size = expected;
                 if (!pool->start(&HelperPool::first_helper))
                 {
+                    delete pool; // no thread has it
                     return nullptr;
                 }
                 return pool;
