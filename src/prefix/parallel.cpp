@@ -149,7 +149,7 @@ namespace envcheck::prefix
 
             // The first helper: counts the usable CPUs (the cgroup's quota may allow fewer
             // than the affinity mask), starts the other helpers, and serves; where only one
-            // CPU is usable it takes no job, asleep for the rest of the process.
+            // CPU is usable it takes no new job, asleep for the rest of the process.
             [[noreturn]] void first_helper()
             {
                 const std::size_t size = std::min<std::size_t>(usable_cpus() - 1, most_helpers);
@@ -159,8 +159,14 @@ namespace envcheck::prefix
                     ++started;
                 }
                 {
-                    const std::scoped_lock lock(m_mutex);
+                    std::unique_lock lock(m_mutex);
                     m_size = started;
+                    // Shares offered to it before the pool was sized are still run: their
+                    // callers may count on two items running at once.
+                    while (Job* job = started == 0 ? claimable() : nullptr)
+                    {
+                        run(*job, lock);
+                    }
                 }
                 if (started == 0)
                 {
