@@ -158,25 +158,25 @@ namespace envcheck::prefix
                 {
                     ++started;
                 }
+                std::unique_lock lock(m_mutex);
+                m_size = started;
+                if (started > 0)
                 {
-                    std::unique_lock lock(m_mutex);
-                    m_size = started;
-                    // Shares offered to it before the pool was sized are still run: their
-                    // callers may count on two items running at once.
-                    while (Job* job = started == 0 ? claimable() : nullptr)
-                    {
-                        run(*job, lock);
-                    }
+                    lock.unlock();
+                    serve();
                 }
-                if (started == 0)
+                // Shares offered to it before the pool was sized are still run: their callers
+                // may count on two items running at once.
+                while (Job* job = claimable())
                 {
-                    helpers_serving.fetch_add(1, std::memory_order_release);
-                    while (true)
-                    {
-                        std::this_thread::sleep_for(std::chrono::hours(24));
-                    }
+                    run(*job, lock);
                 }
-                serve();
+                lock.unlock();
+                helpers_serving.fetch_add(1, std::memory_order_release);
+                while (true)
+                {
+                    std::this_thread::sleep_for(std::chrono::hours(24));
+                }
             }
 
             // The first open job a helper may still take, or nullptr (m_mutex held).
