@@ -4,13 +4,13 @@
 #include <sched.h>
 #include <string>
 #include <thread>
-#include <unistd.h>
 #include <utility>
 #include <vector>
 
 #include "prefix/cpus.hpp"
 #include "prefix/parallel.hpp"
 #include "tests/catch.hpp"
+#include "tests/temp_dir.hpp"
 
 using namespace envcheck;
 
@@ -21,21 +21,16 @@ namespace
     // A root with the files of `files` (path relative to it, content), removed afterwards.
     struct Root
     {
-        fs::path path =
-          fs::temp_directory_path() / ("envcheck-test-cpus-" + std::to_string(::getpid()));
+        tests::TempDir dir;
 
         explicit Root(const std::vector<std::pair<std::string, std::string>>& files)
         {
-            fs::remove_all(path);
             for (const auto& [name, content] : files)
             {
-                fs::create_directories((path / name).parent_path());
-                std::ofstream(path / name) << content;
+                fs::create_directories((dir.path() / name).parent_path());
+                std::ofstream(dir.path() / name) << content;
             }
         }
-        ~Root() { fs::remove_all(path); }
-        Root(const Root&) = delete;
-        auto operator=(const Root&) -> Root& = delete;
     };
 
     TEST_CASE("cpu.max: a quota in whole CPUs, rounded down, at least one", "[prefix][cpus]")
@@ -151,7 +146,7 @@ namespace
         {
             INFO(each.what);
             const Root root(each.files);
-            CHECK(prefix::usable_cpus_under(root.path.string(), each.affinity) == each.usable);
+            CHECK(prefix::usable_cpus_under(root.dir.string(), each.affinity) == each.usable);
         }
     }
 
