@@ -594,6 +594,11 @@ namespace envcheck::checks
         {
             index.emplace(finding_key(merged[i]), i);
         }
+        // The lock's findings whose status an environment finding has taken: a package's
+        // further problems (a second broken dependency) become notes beside the first, in
+        // order. Each used to push the one before it to the front of the notes, labelled
+        // "lock:" though not the lock's, in time quadratic in their number.
+        std::vector<bool> taken(merged.size(), false);
         for (auto& finding : from_environment_file)
         {
             const auto found = index.find(finding_key(finding));
@@ -603,18 +608,27 @@ namespace envcheck::checks
                 continue;
             }
             auto& joined = merged[found->second];
-            joined.spec = finding.spec;
-            joined.spec_location = finding.spec_location;
+            if (finding.spec)
+            {
+                joined.spec = std::move(finding.spec);
+                joined.spec_location = std::move(finding.spec_location);
+            }
             if (finding.status == model::PackageStatus::ok)
             {
                 continue;
             }
+            if (taken[found->second])
+            {
+                joined.notes.push_back(std::move(finding.reason));
+                continue;
+            }
+            taken[found->second] = true;
             if (joined.status != model::PackageStatus::ok && !joined.reason.empty())
             {
                 joined.notes.insert(joined.notes.begin(), "lock: " + joined.reason);
             }
             joined.status = finding.status;
-            joined.reason = finding.reason;
+            joined.reason = std::move(finding.reason);
         }
         sort_findings(merged);
         return merged;

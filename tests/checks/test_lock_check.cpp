@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -399,6 +400,89 @@ namespace
         CHECK(merged[2].status ==
               model::PackageStatus::extra); // satisfies the file, not in the lock
         CHECK(merged[2].spec == "requests>=2");
+    }
+
+    TEST_CASE("merge_findings: a package's further problems are notes after the first",
+              "[checks][LockCheck]")
+    {
+        const auto problem = [](std::string name, model::PackageStatus status, std::string reason,
+                                std::optional<std::string> spec = std::nullopt)
+        {
+            model::PackageFinding finding;
+            finding.name = std::move(name);
+            finding.status = status;
+            finding.reason = std::move(reason);
+            finding.spec = std::move(spec);
+            return finding;
+        };
+        using enum model::PackageStatus;
+        struct Case
+        {
+            std::string what;
+            std::vector<model::PackageFinding> from_environment;
+            model::PackageFinding locked;
+            model::PackageStatus status;
+            std::string reason;
+            std::vector<std::string> notes;
+            std::optional<std::string> spec;
+        };
+        const std::vector<Case> cases{
+            { "three broken dependencies of a locked package",
+              { problem("a", broken_dependency, "depends on 'x', which is not installed"),
+                problem("a", broken_dependency, "depends on 'y', which is not installed"),
+                problem("a", conflicting_constraint, "constrains 'z <2', installed 2.1") },
+              problem("a", ok, ""),
+              broken_dependency,
+              "depends on 'x', which is not installed",
+              { "depends on 'y', which is not installed", "constrains 'z <2', installed 2.1" },
+              std::nullopt },
+            { "the lock's own problem stays the first note",
+              { problem("a", broken_dependency, "depends on 'x', which is not installed"),
+                problem("a", broken_dependency, "depends on 'y', which is not installed") },
+              problem("a", changed, "installed 1.1 0, locked 1.0 0"),
+              broken_dependency,
+              "depends on 'x', which is not installed",
+              { "lock: installed 1.1 0, locked 1.0 0", "depends on 'y', which is not installed" },
+              std::nullopt },
+            { "the environment file's spec is kept past a finding without one",
+              { problem("a", unsatisfied, "installed 1.1 does not satisfy 'a<1'", "a<1"),
+                problem("a", broken_dependency, "depends on 'x', which is not installed") },
+              problem("a", ok, ""),
+              unsatisfied,
+              "installed 1.1 does not satisfy 'a<1'",
+              { "depends on 'x', which is not installed" },
+              "a<1" },
+        };
+        for (const auto& item : cases)
+        {
+            INFO(item.what);
+            const auto merged = checks::merge_findings(item.from_environment, { item.locked });
+            REQUIRE(merged.size() == 1);
+            CHECK(merged[0].status == item.status);
+            CHECK(merged[0].reason == item.reason);
+            CHECK(merged[0].notes == item.notes);
+            CHECK(merged[0].spec == item.spec);
+        }
+    }
+
+    TEST_CASE("merge_findings: 20,000 problems of one package", "[checks][LockCheck]")
+    {
+        // As many as a lock of duplicated records gives (each note was once pushed to the
+        // front of the others).
+        std::vector<model::PackageFinding> from_environment(20'000);
+        for (std::size_t i = 0; i < from_environment.size(); ++i)
+        {
+            from_environment[i].name = "a";
+            from_environment[i].status = model::PackageStatus::broken_dependency;
+            from_environment[i].reason = "depends on 'x" + std::to_string(i) + "'";
+        }
+        model::PackageFinding locked;
+        locked.name = "a";
+        const auto merged = checks::merge_findings(std::move(from_environment), { locked });
+        REQUIRE(merged.size() == 1);
+        REQUIRE(merged[0].notes.size() == 19'999);
+        CHECK(merged[0].reason == "depends on 'x0'");
+        CHECK(merged[0].notes.back() == "depends on 'x19999'");
     }
 
     TEST_CASE("compare_machine", "[checks][LockCheck]")
