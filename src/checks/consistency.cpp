@@ -27,17 +27,38 @@ namespace envcheck::checks
             return package.build.empty() ? package.version : package.version + " " + package.build;
         }
 
-        auto finding(const model::Package& package, model::PackageStatus status, std::string reason)
-          -> model::PackageFinding
+        // The findings, each naming its installed package: one shared copy of a package
+        // however many findings it has. A copy per finding held the package's depends each
+        // time: the `anaconda` metapackage's ~500 are 10 KB, and a prefix with 20 broken
+        // copies of it took 58 MB for them.
+        class Findings
         {
-            model::PackageFinding result;
-            result.name = package.name;
-            result.manager = package.manager;
-            result.installed = package;
-            result.status = status;
-            result.reason = std::move(reason);
-            return result;
-        }
+        public:
+            explicit Findings(std::vector<model::PackageFinding>& out)
+              : m_out(out)
+            {
+            }
+
+            void add(const model::Package& package, model::PackageStatus status,
+                     std::string reason)
+            {
+                auto& shared = m_packages[&package];
+                if (!shared)
+                {
+                    shared = model::PackageRef(package);
+                }
+                model::PackageFinding& finding = m_out.emplace_back();
+                finding.name = package.name;
+                finding.manager = package.manager;
+                finding.installed = shared;
+                finding.status = status;
+                finding.reason = std::move(reason);
+            }
+
+        private:
+            std::vector<model::PackageFinding>& m_out;
+            std::unordered_map<const model::Package*, model::PackageRef> m_packages;
+        };
 
         struct ParsedRequirement
         {
@@ -49,8 +70,9 @@ namespace envcheck::checks
         {
         public:
             PipConsistency(const model::InstalledEnvironment& installed, std::string_view platform,
-                           ConsistencyCheck& result)
+                           ConsistencyCheck& result, Findings& findings)
               : m_result(result)
+              , m_findings(findings)
             {
                 for (const auto& package : installed.packages)
                 {
@@ -102,19 +124,17 @@ namespace envcheck::checks
                         const auto found = m_installed.find(requirement.normalized_name());
                         if (found == m_installed.end())
                         {
-                            m_result.packages.push_back(
-                              finding(*package, model::PackageStatus::broken_dependency,
-                                      "requires '" + text + "', which is not installed"));
+                            m_findings.add(*package, model::PackageStatus::broken_dependency,
+                                           "requires '" + text + "', which is not installed");
                             continue;
                         }
                         const auto& have = *found->second;
                         if (!requirement.specifier().empty() &&
                             !requirement.specifier().contains(have.version, std::nullopt, true))
                         {
-                            m_result.packages.push_back(
-                              finding(*package, model::PackageStatus::broken_dependency,
-                                      "requires '" + text + "', but " + have.name + " " +
-                                        have.version + " is installed"));
+                            m_findings.add(*package, model::PackageStatus::broken_dependency,
+                                           "requires '" + text + "', but " + have.name + " " +
+                                             have.version + " is installed");
                         }
                     }
                 }
@@ -197,6 +217,7 @@ namespace envcheck::checks
             }
 
             ConsistencyCheck& m_result;
+            Findings& m_findings;
             std::multimap<std::string, const model::Package*> m_installed;
             std::vector<const model::Package*> m_checked;
             std::map<const model::Package*, std::vector<ParsedRequirement>> m_requirements;
@@ -360,7 +381,7 @@ namespace envcheck::checks
         }
 
         void check_conda(const model::InstalledEnvironment& installed, ConsistencyCheck& result,
-                         const util::ForEachIndex& for_each)
+                         Findings& findings, const util::ForEachIndex& for_each)
         {
             CondaInstalled conda;
             conda.packages.reserve(installed.packages.size());
@@ -467,11 +488,16 @@ namespace envcheck::checks
                                    : judgement.why;
                 if (why)
                 {
-                    result.packages.push_back(
-                      depends ? finding(*owner, model::PackageStatus::broken_dependency,
-                                        "depends on '" + std::string(text) + "', " + *why)
-                              : finding(*owner, model::PackageStatus::conflicting_constraint,
-                                        "constrains '" + std::string(text) + "', " + *why));
+                    if (depends)
+                    {
+                        findings.add(*owner, model::PackageStatus::broken_dependency,
+                                     "depends on '" + std::string(text) + "', " + *why);
+                    }
+                    else
+                    {
+                        findings.add(*owner, model::PackageStatus::conflicting_constraint,
+                                     "constrains '" + std::string(text) + "', " + *why);
+                    }
                 }
             }
         }
@@ -481,8 +507,9 @@ namespace envcheck::checks
                            const util::ForEachIndex& for_each) -> ConsistencyCheck
     {
         ConsistencyCheck result;
-        check_conda(installed, result, for_each);
-        PipConsistency(installed, platform, result).run();
+        Findings findings(result.packages);
+        check_conda(installed, result, findings, for_each);
+        PipConsistency(installed, platform, result, findings).run();
         return result;
     }
 }
