@@ -39,8 +39,7 @@ namespace envcheck::checks
             {
             }
 
-            void add(const model::Package& package, model::PackageStatus status,
-                     std::string reason)
+            void add(const model::Package& package, model::PackageStatus status, std::string reason)
             {
                 auto& shared = m_packages[&package];
                 if (!shared)
