@@ -237,19 +237,12 @@ namespace envcheck::checks
                 not_conda_version, // the installed record's version is not conda's: a note
             };
             Kind kind = Kind::judged;
-            bool counted = false;                 // a requirement checked
-            bool absent = false;                  // no installed package of its name
-            std::optional<std::string> why;       // unmet: why
-            const model::Package* have = nullptr; // not_conda_version: the installed package
-        };
-
-        // A use of a spec text: a conda package's depends, or a constrains of an installed name.
-        struct SpecUse
-        {
-            const model::Package* owner = nullptr;
-            std::string_view text;
-            std::uint32_t distinct = 0; // index of the text among the distinct ones
-            bool depends = true;        // depends (must exist) or constrains
+            bool counted = false;  // a requirement checked
+            bool absent = false;   // no installed package of its name
+            bool rejected = false; // the installed package does not match
+            // rejected, not_conda_version: the installed package (the message is made for
+            // each use that fails: a string here was most of 1 MB of fresh memory, issue 19)
+            const model::Package* have = nullptr;
         };
 
         // The distinct texts of the uses, numbered in the order they first appear: open
@@ -340,7 +333,8 @@ namespace envcheck::checks
             }
             else if (rejects(have, *version))
             {
-                judgement.why = "but " + std::string(name) + " " + label(have) + " is installed";
+                judgement.rejected = true;
+                judgement.have = &have;
             }
             return judgement;
         }
@@ -379,6 +373,137 @@ namespace envcheck::checks
                                    });
         }
 
+        // The uses of spec texts, in the order findings and notes are reported: the depends of
+        // each conda package, then the constrains of installed names. A use is known by its
+        // place, the depends of package p from depends_begin[p] on (issue 19: an owner and a
+        // text kept for each use were 1 MB of fresh memory at 5,000 records).
+        class SpecUses
+        {
+        public:
+            struct Constraint
+            {
+                const model::Package* owner;
+                std::string_view text;
+            };
+
+            SpecUses(const model::InstalledEnvironment& installed, const CondaInstalled& conda)
+              : m_packages(installed.packages)
+              , m_depends_begin(m_packages.size() + 1, 0)
+            {
+                for (std::size_t p = 0; p < m_packages.size(); ++p)
+                {
+                    const bool of_conda = m_packages[p].manager == model::Manager::conda;
+                    m_depends_begin[p + 1] =
+                      m_depends_begin[p] + (of_conda ? m_packages[p].depends.size() : 0);
+                }
+                for (const auto& [name, constrains] : installed.constrains)
+                {
+                    if (const auto owner = conda.by_name.find(name); owner != conda.by_name.end())
+                    {
+                        for (const auto& constraint : constrains)
+                        {
+                            m_constraints.push_back({ conda.packages[owner->second], constraint });
+                        }
+                    }
+                }
+            }
+
+            [[nodiscard]] auto size() const -> std::size_t
+            {
+                return m_depends_begin.back() + m_constraints.size();
+            }
+            [[nodiscard]] auto packages() const -> std::size_t { return m_packages.size(); }
+
+            // visit(use, owner, text, depends) for the uses of packages [begin, end), and with
+            // `constraints`, then for every constrains.
+            template<class Visit>
+            void walk(std::size_t begin, std::size_t end, bool constraints,
+                      const Visit& visit) const
+            {
+                for (std::size_t p = begin; p < end; ++p)
+                {
+                    std::size_t use = m_depends_begin[p];
+                    for (const auto text : m_packages[p].depends)
+                    {
+                        if (use == m_depends_begin[p + 1])
+                        {
+                            break; // none of a pip package's
+                        }
+                        visit(use++, m_packages[p], text, true);
+                    }
+                }
+                for (std::size_t c = 0; constraints && c < m_constraints.size(); ++c)
+                {
+                    visit(m_depends_begin.back() + c, *m_constraints[c].owner,
+                          m_constraints[c].text, false);
+                }
+            }
+
+        private:
+            const std::vector<model::Package>& m_packages;
+            std::vector<std::size_t> m_depends_begin;
+            std::vector<Constraint> m_constraints;
+        };
+
+        // The number of each use's text among the distinct texts (numbered in the order they
+        // first appear): hashed on the workers, then numbered in order.
+        auto number_texts(const SpecUses& uses, DistinctTexts& numbered,
+                          const util::ForEachIndex& for_each) -> std::vector<std::uint32_t>
+        {
+            std::vector<std::size_t> hashes(uses.size());
+            const auto hash = [&](std::size_t use, const model::Package&, std::string_view text,
+                                  bool) { hashes[use] = std::hash<std::string_view>{}(text); };
+            util::for_each_run(for_each, uses.packages(), 256,
+                               [&](std::size_t begin, std::size_t end)
+                               { uses.walk(begin, end, false, hash); });
+            uses.walk(0, 0, true, hash);
+            std::vector<std::uint32_t> numbers(uses.size());
+            uses.walk(0, uses.packages(), true,
+                      [&](std::size_t use, const model::Package&, std::string_view text, bool)
+                      { numbers[use] = numbered.number(text, hashes[use]); });
+            return numbers;
+        }
+
+        // A use's judgement as a note, a finding, or neither.
+        void report(const model::Package& owner, std::string_view text, bool depends,
+                    const Judgement& judgement, ConsistencyCheck& result, Findings& findings)
+        {
+            if (judgement.kind == Judgement::Kind::invalid_spec)
+            {
+                result.notes.push_back(owner.name + ": '" + std::string(text) +
+                                       "' is not a valid MatchSpec, not checked");
+                return;
+            }
+            result.requirements_checked += judgement.counted ? 1 : 0;
+            if (judgement.kind == Judgement::Kind::not_conda_version)
+            {
+                result.notes.push_back(judgement.have->name + " " + judgement.have->version +
+                                       ": not a conda version, '" + std::string(text) +
+                                       "' not checked");
+                return;
+            }
+            if (judgement.rejected)
+            {
+                const std::string why =
+                  "but " + judgement.have->name + " " + label(*judgement.have) + " is installed";
+                if (depends)
+                {
+                    findings.add(owner, model::PackageStatus::broken_dependency,
+                                 "depends on '" + std::string(text) + "', " + why);
+                }
+                else
+                {
+                    findings.add(owner, model::PackageStatus::conflicting_constraint,
+                                 "constrains '" + std::string(text) + "', " + why);
+                }
+            }
+            else if (judgement.absent && depends)
+            {
+                findings.add(owner, model::PackageStatus::broken_dependency,
+                             "depends on '" + std::string(text) + "', which is not installed");
+            }
+        }
+
         void check_conda(const model::InstalledEnvironment& installed, ConsistencyCheck& result,
                          Findings& findings, const util::ForEachIndex& for_each)
         {
@@ -393,53 +518,9 @@ namespace envcheck::checks
                     conda.packages.push_back(&package);
                 }
             }
-            // Every use, in the order findings and notes are reported.
-            std::vector<SpecUse> uses;
-            // Sized once: growing it was most of this serial part at 10,000 records.
-            std::size_t use_count = 0;
-            for (const auto& package : installed.packages)
-            {
-                use_count += package.depends.size();
-            }
-            uses.reserve(use_count);
-            const auto use = [&](const model::Package& owner, std::string_view text, bool depends) {
-                uses.push_back(SpecUse{ &owner, text, 0, depends });
-            };
-            for (const auto& package : installed.packages)
-            {
-                if (package.manager == model::Manager::conda)
-                {
-                    for (const auto depends : package.depends)
-                    {
-                        use(package, depends, true);
-                    }
-                }
-            }
-            for (const auto& [name, constrains] : installed.constrains)
-            {
-                if (const auto owner = conda.by_name.find(name); owner != conda.by_name.end())
-                {
-                    for (const auto& constraint : constrains)
-                    {
-                        use(*conda.packages[owner->second], constraint, false);
-                    }
-                }
-            }
-            // The distinct texts: each use's hashed on the workers, then numbered in order.
-            std::vector<std::size_t> hashes(uses.size());
-            util::for_each_run(for_each, uses.size(), 1024,
-                               [&](std::size_t begin, std::size_t end)
-                               {
-                                   for (std::size_t i = begin; i < end; ++i)
-                                   {
-                                       hashes[i] = std::hash<std::string_view>{}(uses[i].text);
-                                   }
-                               });
+            const SpecUses uses(installed, conda);
             DistinctTexts numbered(uses.size());
-            for (std::size_t i = 0; i < uses.size(); ++i)
-            {
-                uses[i].distinct = numbered.number(uses[i].text, hashes[i]);
-            }
+            const auto numbers = number_texts(uses, numbered, for_each);
             const auto& distinct = numbered.texts();
             // The installed records, and each distinct text's judgement: independent items.
             conda.versions.resize(conda.packages.size());
@@ -464,41 +545,10 @@ namespace envcheck::checks
                                        judgements[index] = judge(distinct[index], conda, versions);
                                    }
                                });
-            for (const auto& [owner, text, index, depends] : uses)
-            {
-                const Judgement& judgement = judgements[index];
-                if (judgement.kind == Judgement::Kind::invalid_spec)
-                {
-                    result.notes.push_back(owner->name + ": '" + std::string(text) +
-                                           "' is not a valid MatchSpec, not checked");
-                    continue;
-                }
-                result.requirements_checked += judgement.counted ? 1 : 0;
-                if (judgement.kind == Judgement::Kind::not_conda_version)
-                {
-                    result.notes.push_back(judgement.have->name + " " + judgement.have->version +
-                                           ": not a conda version, '" + std::string(text) +
-                                           "' not checked");
-                    continue;
-                }
-                const auto why = judgement.absent
-                                   ? (depends ? std::optional<std::string>("which is not installed")
-                                              : std::nullopt)
-                                   : judgement.why;
-                if (why)
-                {
-                    if (depends)
-                    {
-                        findings.add(*owner, model::PackageStatus::broken_dependency,
-                                     "depends on '" + std::string(text) + "', " + *why);
-                    }
-                    else
-                    {
-                        findings.add(*owner, model::PackageStatus::conflicting_constraint,
-                                     "constrains '" + std::string(text) + "', " + *why);
-                    }
-                }
-            }
+            uses.walk(
+              0, uses.packages(), true,
+              [&](std::size_t use, const model::Package& owner, std::string_view text, bool depends)
+              { report(owner, text, depends, judgements[numbers[use]], result, findings); });
         }
     }
 
