@@ -175,17 +175,6 @@ namespace envcheck::cli
         return own.front().render(outcome); // --format allows no other name
     }
 
-    // The exit code of an outcome that was written.
-    template<class Outcome>
-    [[nodiscard]] auto exit_code(const FormatChoice& choice, const Outcome& outcome) -> int
-    {
-        if constexpr (HasFleetView<Outcome>)
-        {
-            return fleet_exit(choice, outcome.fleet, outcome.verdict());
-        }
-        return code(exit_for(outcome.verdict()));
-    }
-
     // A use case's result: an error is reported (exit 2, or 3 for a bug); an outcome is
     // rendered in the chosen format, written (then `written` runs), and mapped to its exit code.
     template<class Outcome>
@@ -207,7 +196,11 @@ namespace envcheck::cli
         {
             written(*result);
         }
-        const int status = exit_code(choice, *result);
+        int status = code(exit_for(result->verdict()));
+        if constexpr (HasFleetView<Outcome>)
+        {
+            status = fleet_exit(choice, result->fleet, result->verdict());
+        }
         util::keep_until_exit(std::move(result));
         return status;
     }

@@ -1,4 +1,5 @@
 // envcheck's entry point and its only catch site.
+#include <algorithm>
 #include <exception>
 #include <iostream>
 #include <map>
@@ -25,7 +26,7 @@ namespace
         TransferOptions transfer;
         std::map<const CLI::App*, Run> runners;
 
-        CommandLine()
+        explicit CommandLine(std::span<char*> args)
         {
             app.set_help_all_flag("--help-all", "Print help for every command");
             app.add_flag("--version", show_version,
@@ -36,12 +37,18 @@ namespace
               "The configuration file (.envcheck.toml, or a pyproject.toml with [tool.envcheck]); "
               "default $ENVCHECK_CONFIG, else the first found from here upward";
             app.add_option("--config", config_file, config_help)->option_text("FILE");
+            // Only the named command's options are made (all: 0.35 ms of a 2.5 ms lint, issue 19).
+            const bool all = std::ranges::find(args, std::string_view("--help-all")) != args.end();
             for (const auto& command : commands())
             {
                 CLI::App* sub =
                   app.add_subcommand(std::string(command.name), std::string(command.description));
-                runners[sub] = command.setup(*sub, transfer);
-                sub->add_option("--config", config_file, config_help)->option_text("FILE");
+                const auto setup = [this, sub, &command, config_help]
+                {
+                    runners[sub] = command.setup(*sub, transfer);
+                    sub->add_option("--config", config_file, config_help)->option_text("FILE");
+                };
+                all ? setup() : void(sub->preparse_callback([setup](std::size_t) { setup(); }));
             }
             app.require_subcommand(0, 1);
         }
@@ -50,7 +57,7 @@ namespace
     auto run(int argc, char** argv) -> int
     {
         namespace app = envcheck::app;
-        CommandLine line;
+        CommandLine line({ argv, static_cast<std::size_t>(argc) });
         try
         {
             line.app.parse(argc, argv);
