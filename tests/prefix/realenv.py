@@ -10,6 +10,7 @@ Used by tests/prefix/test_*.py and tests/cli/test_*.py; needs py-rattler (`.ci/s
 installs it).
 """
 import asyncio
+import atexit
 import base64
 import csv
 import hashlib
@@ -22,6 +23,7 @@ import shutil
 import subprocess
 import sys
 import tarfile
+import tempfile
 import zipfile
 
 import rattler
@@ -191,6 +193,26 @@ def check_json(*args, cwd=None, env=None):
     result = envcheck("check", "--format", "json", *args, cwd=cwd, env=env)
     assert result.stdout, result.stderr
     return result.returncode, json.loads(result.stdout)
+
+
+_nothing_required = None
+
+
+def nothing_required():
+    """An empty requirements file: `check` needs an environment file or a lock, and the tests that
+    look at what an environment says of itself pass this one. Made once, removed at exit."""
+    global _nothing_required
+    if _nothing_required is None:
+        directory = pathlib.Path(tempfile.mkdtemp(prefix="envcheck-test-"))
+        atexit.register(shutil.rmtree, directory, ignore_errors=True)
+        _nothing_required = directory / "empty-requirements.txt"
+        _nothing_required.write_text("# nothing\n")
+    return _nothing_required
+
+
+def check_json_of_itself(*args):
+    """check_json against nothing_required(): what the environment says of itself."""
+    return check_json(*args, "--env", nothing_required())
 
 
 def statuses(report):

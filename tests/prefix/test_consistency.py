@@ -7,28 +7,10 @@ import re
 import subprocess
 import sys
 
-import pathlib
-import tempfile
-
 import pytest
 
 import realenv
-from realenv import envcheck
-
-
-SCRATCH = pathlib.Path(tempfile.mkdtemp(prefix="envcheck-test-"))
-
-
-def nothing_required(directory):
-    """An empty requirements file: check needs an environment file or a lock, and these tests
-    look at what the environment says of itself."""
-    path = directory / "empty-requirements.txt"
-    path.write_text("# nothing\n")
-    return path
-
-
-def check_json(*args):
-    return realenv.check_json(*args, "--env", nothing_required(SCRATCH))
+from realenv import check_json_of_itself, envcheck, nothing_required
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +54,7 @@ def test_agrees_with_pip_check(tmp_path, wheels):
     install = [python, "-m", "pip", "install", "--quiet", "--no-index", "--find-links", wheels,
                "--disable-pip-version-check"]
     subprocess.run([*install, "app"], check=True)
-    code, report = check_json("--prefix", prefix, "--no-gpu")
+    code, report = check_json_of_itself("--prefix", prefix, "--no-gpu")
     assert code == 0, report
     assert pip_check(python) == (0, set())
 
@@ -81,7 +63,7 @@ def test_agrees_with_pip_check(tmp_path, wheels):
     subprocess.run([*install, "--no-deps", "tool"], check=True)
     pip_code, pip_found = pip_check(python)
     assert pip_code == 1
-    code, report = check_json("--prefix", prefix, "--no-gpu")
+    code, report = check_json_of_itself("--prefix", prefix, "--no-gpu")
     assert code == 1
     assert envcheck_broken(report) == pip_found == {("app", "lib"), ("tool", "missing-dep")}
     reasons = sorted(package["reason"] for package in report["packages"])
@@ -89,7 +71,7 @@ def test_agrees_with_pip_check(tmp_path, wheels):
                        "requires 'lib>=2', but lib 1.0 is installed"]
     assert report["summary"]["broken-dependency"] == 2
     realenv.validate(report, "check-report.schema.json")
-    text = envcheck("check", "--env", nothing_required(SCRATCH), "--prefix", prefix, "--no-gpu").stdout
+    text = envcheck("check", "--env", nothing_required(), "--prefix", prefix, "--no-gpu").stdout
     assert "broken-dependency (2)" in text
     assert "requires 'lib>=2', but lib 1.0 is installed" in text
 
@@ -97,7 +79,7 @@ def test_agrees_with_pip_check(tmp_path, wheels):
     subprocess.run([python, "-m", "pip", "uninstall", "--yes", "--quiet", "tool"], check=True)
     subprocess.run([*install, "--no-deps", "--force-reinstall", "lib==2.0"], check=True)
     assert pip_check(python) == (0, set())
-    code, report = check_json("--prefix", prefix, "--no-gpu")
+    code, report = check_json_of_itself("--prefix", prefix, "--no-gpu")
     assert code == 0, report
 
 
@@ -117,7 +99,7 @@ def channel(tmp_path_factory):
 def test_conda_depends_and_constrains(channel, tmp_path):
     prefix = tmp_path / "env"
     realenv.create_env(channel, prefix, ["greet", "plugin", "hello ==1.0 h0_0"], tmp_path / "cache")
-    code, report = check_json("--prefix", prefix, "--no-gpu")
+    code, report = check_json_of_itself("--prefix", prefix, "--no-gpu")
     assert code == 0, report
 
     # A forced install of hello 2.0 over 1.0 (what `conda install --force` leaves): plugin's
@@ -126,7 +108,7 @@ def test_conda_depends_and_constrains(channel, tmp_path):
     document = json.loads(record.read_text())
     document["version"] = "2.0"
     record.write_text(json.dumps(document))
-    code, report = check_json("--prefix", prefix, "--no-gpu")
+    code, report = check_json_of_itself("--prefix", prefix, "--no-gpu")
     assert code == 1
     rows = [(p["name"], p["status"], p["reason"]) for p in report["packages"]]
     assert rows == [("plugin", "conflicting-constraint", "constrains 'hello <2', but hello 2.0 h0_0 is installed")]
@@ -134,7 +116,7 @@ def test_conda_depends_and_constrains(channel, tmp_path):
 
     # hello removed behind conda's back: greet and plugin depend on it.
     record.unlink()
-    code, report = check_json("--prefix", prefix, "--no-gpu")
+    code, report = check_json_of_itself("--prefix", prefix, "--no-gpu")
     assert code == 1
     rows = sorted((p["name"], p["status"], p["reason"]) for p in report["packages"])
     assert rows == [("greet", "broken-dependency", "depends on 'hello', which is not installed"),

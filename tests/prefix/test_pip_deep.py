@@ -8,28 +8,10 @@ import os
 import subprocess
 import sys
 
-import pathlib
-import tempfile
-
 import pytest
 
 import realenv
-from realenv import envcheck
-
-
-SCRATCH = pathlib.Path(tempfile.mkdtemp(prefix="envcheck-test-"))
-
-
-def nothing_required(directory):
-    """An empty requirements file: check needs an environment file or a lock, and these tests
-    look at what the environment says of itself."""
-    path = directory / "empty-requirements.txt"
-    path.write_text("# nothing\n")
-    return path
-
-
-def check_json(*args):
-    return realenv.check_json(*args, "--env", nothing_required(SCRATCH))
+from realenv import check_json_of_itself, envcheck, nothing_required
 
 
 def record_hash(data: bytes) -> str:
@@ -73,7 +55,7 @@ def files_of(report):
 
 def test_clean_venv_passes(venv):
     prefix, site = venv
-    code, report = check_json("--prefix", prefix, "--deep", "--untracked", "--no-gpu")
+    code, report = check_json_of_itself("--prefix", prefix, "--deep", "--untracked", "--no-gpu")
     assert code == 0, report
     assert report["files"] == [] and report["problems"] == []
     # alpha and beta_pkg: __init__.py, METADATA, WHEEL and RECORD (no hash: must exist); the
@@ -91,14 +73,14 @@ def test_real_pip_venv_has_no_false_findings(tmp_path):
     entries without hashes, entry points in bin/): nothing is reported."""
     prefix = tmp_path / "real"
     subprocess.run([sys.executable, "-m", "venv", prefix], check=True)
-    code, report = check_json("--prefix", prefix, "--deep", "--untracked", "--no-gpu")
+    code, report = check_json_of_itself("--prefix", prefix, "--deep", "--untracked", "--no-gpu")
     assert code == 0, (report["files"][:5], report["problems"][:5])
     assert report["summary"]["files_checked"] > 500
     # The same venv after `echo '# x' >> .../pip/__init__.py` (the issue's case).
     target = next(prefix.glob("lib/python3*/site-packages/pip/__init__.py"))
     with open(target, "a") as handle:
         handle.write("# x\n")
-    code, report = check_json("--prefix", prefix, "--deep", "--no-gpu")
+    code, report = check_json_of_itself("--prefix", prefix, "--deep", "--no-gpu")
     assert code == 1
     assert [(f["package"], f["status"]) for f in report["files"]] == [("pip", "modified")]
     assert report["files"][0]["detail"].startswith("size ")
@@ -120,7 +102,7 @@ def test_modified_missing_untracked(venv):
     (site / "alpha-1.0.dist-info" / "direct_url.json").write_text('{"url": "file:///x"}')
     (site / "unrelated.py").write_bytes(b"not in a distribution's directory\n")
 
-    code, report = check_json("--prefix", prefix, "--deep", "--no-gpu")
+    code, report = check_json_of_itself("--prefix", prefix, "--deep", "--no-gpu")
     assert code == 1
     assert files_of(report) == [
         ("alpha", "alpha/__init__.py", "modified"),
@@ -134,7 +116,7 @@ def test_modified_missing_untracked(venv):
     assert report["summary"]["files_untracked"] == 0
     realenv.validate(report, "check-report.schema.json")
 
-    code, report = check_json("--prefix", prefix, "--deep", "--untracked", "--no-gpu")
+    code, report = check_json_of_itself("--prefix", prefix, "--deep", "--untracked", "--no-gpu")
     assert code == 1
     assert [f for f in files_of(report) if f[2] == "untracked"] == [
         ("alpha", "alpha/injected.py", "untracked"),
@@ -143,17 +125,17 @@ def test_modified_missing_untracked(venv):
     assert report["summary"]["files_untracked"] == 2
     realenv.validate(report, "check-report.schema.json")
 
-    text = envcheck("check", "--env", nothing_required(SCRATCH), "--prefix", prefix, "--deep", "--untracked", "--no-gpu").stdout
+    text = envcheck("check", "--env", nothing_required(), "--prefix", prefix, "--deep", "--untracked", "--no-gpu").stdout
     assert f"files (--deep): 2 modified, 1 missing, 2 untracked, of {recorded(site)} checked" in text
     assert "untracked" in text and "alpha/sub/deeper.so" in text
-    junit = envcheck("check", "--env", nothing_required(SCRATCH), "--prefix", prefix, "--deep", "--untracked", "--no-gpu", "--format", "junit").stdout
+    junit = envcheck("check", "--env", nothing_required(), "--prefix", prefix, "--deep", "--untracked", "--no-gpu", "--format", "junit").stdout
     assert "untracked" in junit and "alpha/injected.py" in junit
     assert "modified" in junit and "beta_pkg/__init__.py" in junit
 
 
 def test_untracked_needs_deep(venv):
     prefix, _ = venv
-    result = envcheck("check", "--env", nothing_required(SCRATCH), "--prefix", prefix, "--untracked", "--no-gpu")
+    result = envcheck("check", "--env", nothing_required(), "--prefix", prefix, "--untracked", "--no-gpu")
     assert result.returncode == 2
     assert "--deep" in result.stderr
 
@@ -166,7 +148,7 @@ def test_wrong_hash_from_install_is_reported_apart(venv):
     text = record.read_text().replace(record_hash(content), record_hash(b"what the wheel claimed\n"))
     assert text != record.read_text()
     record.write_text(text)  # RECORD is now newer than the file, as when the wheel was made wrong
-    code, report = check_json("--prefix", prefix, "--deep", "--no-gpu")
+    code, report = check_json_of_itself("--prefix", prefix, "--deep", "--no-gpu")
     assert code == 0, report
     assert files_of(report) == [("beta_pkg", "beta_pkg/__init__.py", "wrong-record-hash")]
     assert "uv#11723" in report["files"][0]["detail"]
@@ -174,7 +156,7 @@ def test_wrong_hash_from_install_is_reported_apart(venv):
     realenv.validate(report, "check-report.schema.json")
     # Edited after install as well: now it is tampering.
     later_than_record(site / "beta_pkg" / "__init__.py", site, "beta_pkg-1.0.dist-info")
-    code, report = check_json("--prefix", prefix, "--deep", "--no-gpu")
+    code, report = check_json_of_itself("--prefix", prefix, "--deep", "--no-gpu")
     assert code == 1
     assert files_of(report) == [("beta_pkg", "beta_pkg/__init__.py", "modified")]
 
@@ -193,7 +175,7 @@ def test_hostile_record(venv, line, message):
     record = site / "alpha-1.0.dist-info" / "RECORD"
     lines = record.read_text().splitlines()
     record.write_text("\n".join(lines[:1] + [line] + lines[1:]) + "\n")
-    code, report = check_json("--prefix", prefix, "--deep", "--no-gpu")
+    code, report = check_json_of_itself("--prefix", prefix, "--deep", "--no-gpu")
     assert code == 1
     problem = report["problems"][0]
     assert message in problem["message"]
@@ -212,7 +194,7 @@ def test_symlink_out_of_the_prefix_is_not_followed(venv, tmp_path):
     target = site / "alpha" / "__init__.py"
     target.unlink()
     target.symlink_to(secret)
-    code, report = check_json("--prefix", prefix, "--deep", "--no-gpu")
+    code, report = check_json_of_itself("--prefix", prefix, "--deep", "--no-gpu")
     assert code == 1
     assert [(f["status"], f["detail"]) for f in report["files"]] == [
         ("modified", "a symbolic link to outside the environment (not followed)")]
@@ -228,12 +210,12 @@ def test_pip_files_in_a_conda_environment(channel, wheels, tmp_path):
     realenv.create_env(channel, prefix, ["greet", "hello ==1.0 h0_0"], tmp_path / "cache")
     site = prefix / realenv.SITE_PACKAGES
     realenv.pip_install(["--target", site, wheels["alpha"]])
-    code, report = check_json("--prefix", prefix, "--deep", "--untracked", "--no-gpu")
+    code, report = check_json_of_itself("--prefix", prefix, "--deep", "--untracked", "--no-gpu")
     assert code == 0, report
     (site / "alpha" / "__init__.py").write_bytes(b"NAME = 'tampered'\n")
     later_than_record(site / "alpha" / "__init__.py", site, "alpha-1.0.dist-info")
     realenv.replace_file(prefix / "share" / "hello" / "data.txt", b"DATA\n")
-    code, report = check_json("--prefix", prefix, "--deep", "--untracked", "--no-gpu")
+    code, report = check_json_of_itself("--prefix", prefix, "--deep", "--untracked", "--no-gpu")
     assert code == 1
     assert sorted((f["package"], f["path"], f["status"]) for f in report["files"]) == [
         ("alpha", f"{realenv.SITE_PACKAGES}/alpha/__init__.py", "modified"),
@@ -247,13 +229,13 @@ def test_non_utf8_names_and_missing_metadata(venv):
     prefix, site = venv
     record = site / "alpha-1.0.dist-info" / "RECORD"
     record.write_bytes(record.read_bytes() + b"alpha/caf\xe9.py,,\n")
-    code, report = check_json("--prefix", prefix, "--deep", "--no-gpu")
+    code, report = check_json_of_itself("--prefix", prefix, "--deep", "--no-gpu")
     assert code == 1
     assert [(f["package"], f["status"]) for f in report["files"]] == [("alpha", "missing")]
     assert report["files"][0]["path"].startswith(f"{site.relative_to(prefix)}/alpha/caf")
     realenv.validate(report, "check-report.schema.json")
     (site / "beta_pkg-1.0.dist-info" / "METADATA").unlink()
-    code, report = check_json("--prefix", prefix, "--deep", "--no-gpu")
+    code, report = check_json_of_itself("--prefix", prefix, "--deep", "--no-gpu")
     assert code == 1
     assert [p["location"]["file"] for p in report["problems"]] == [
         f"{site.relative_to(prefix)}/beta_pkg-1.0.dist-info/METADATA"]
