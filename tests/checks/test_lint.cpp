@@ -205,6 +205,33 @@ namespace
         }
     }
 
+    TEST_CASE("conflict.unsatisfiable names the pin that empties a long group", "[checks][lint]")
+    {
+        // 400 compatible pins of one name (conda, then pip), the contradicting one at `at`,
+        // the rest after it: the finding is on the first pin the group cannot take, wherever
+        // it is (the rule halves the group, issue 19).
+        for (const std::size_t at : { 0UL, 1UL, 2UL, 199UL, 200UL, 398UL, 399UL })
+        {
+            INFO("the contradiction at pin " << at);
+            std::string conda;
+            std::string pip = "  - pip=24.0\n  - pip:\n";
+            for (std::size_t i = 0; i < 400; ++i)
+            {
+                conda +=
+                  i == at ? "  - numpy<0.5\n" : "  - numpy>=1." + std::to_string(i % 9) + "\n";
+                pip +=
+                  i == at ? "      - rich<1\n" : "      - rich>=13." + std::to_string(i % 9) + "\n";
+            }
+            const auto found =
+              with_rule(findings_of(header + conda + pip), "conflict.unsatisfiable");
+            // At 0 the contradicting pin comes first: the next one is what the group cannot take.
+            const std::size_t first = std::max<std::size_t>(at, 1);
+            REQUIRE(found.size() == 2);
+            CHECK(found[0].position.line == 4 + first);
+            CHECK(found[1].position.line == 4 + 400 + 2 + first);
+        }
+    }
+
     TEST_CASE("lint rules stay quiet on good environments", "[checks][lint]")
     {
         const std::vector<std::pair<std::string, std::string>> cases{
