@@ -242,7 +242,6 @@ namespace envcheck::checks::rules
             return PytorchSource::unknown;
         }
 
-        // The first channel before 'pytorch' that publishes its own pytorch builds.
         // The index of the spec that makes the first `count` of a name's specs unsatisfiable
         // together, given `unsatisfiable(n)` for the first n; nullopt when all of them are not.
         // Adding a spec never makes an empty set of versions non-empty, so the first is found
@@ -287,6 +286,7 @@ namespace envcheck::checks::rules
             return message;
         }
 
+        // The first channel before 'pytorch' that publishes its own pytorch builds.
         auto shadowing_channel(const LintInput& input) -> const formats::EnvString*
         {
             for (const auto& channel : input.file->channels)
