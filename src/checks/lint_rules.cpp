@@ -255,6 +255,8 @@ namespace envcheck::checks::rules
             {
                 return std::nullopt;
             }
+            // By hand: std::ranges::partition_point over views::iota is what this is, but clang
+            // 14 (clang-tidy in CI) cannot compile libstdc++ 12's ranges.
             std::size_t low = 1; // the first `high` are unsatisfiable, the first low - 1 not
             std::size_t high = count;
             while (low < high)
