@@ -26,7 +26,9 @@ also reports broken dependencies), and uv and pip, which list site-packages, are
 
 Every round measures the contenders in an order shifted by one from the round before.
 It prints the medians of wall time and CPU time, the max RSS of each process (one more run under
-/usr/bin/time), and the ratios to envcheck.
+/usr/bin/time), and the ratios to envcheck; then, for each size, envcheck's wall time over
+json.load's in the same round (median and quartiles of the rounds), the ratio issue 19 sets a
+goal for, which the VM's drift between rounds does not move.
 
 Usage: tests/bench/bench_check_scaling.py --envcheck build/envcheck [--sizes 100,400,2000,10000]
        [--runs 11] [--dir /tmp/envcheck-bench-scaling] [--baseline OLD_BINARY] [--env] [--reuse]
@@ -47,6 +49,9 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from bench_check import SITE, conda_record  # noqa: E402  (one record shape for both benchmarks)
+
+
+JSON_LOAD = "Python json.load of every record (in-process)"
 
 
 def package_name(index):
@@ -191,7 +196,16 @@ def measure(contenders, runs):
         command = values[0][2]
         result[label] = (statistics.median(v[0] for v in values), statistics.median(v[1] for v in values),
                          max_rss(command) if command else None)
-    return result
+    return result, samples
+
+
+def paired_ratio(samples, label, reference):
+    """The median and quartiles of `label`'s wall time over `reference`'s in the same round: the
+    VM's speed drifts by 10% and more within a minute, and both contenders of a round see the same
+    drift, which the ratio of the two medians does not cancel."""
+    ratios = sorted(ours[0] / theirs[0] for ours, theirs in zip(samples[label], samples[reference]))
+    quartiles = statistics.quantiles(ratios, n=4) if len(ratios) > 1 else [ratios[0]] * 3
+    return quartiles[1], quartiles[0], quartiles[2]
 
 
 def main():
@@ -223,6 +237,7 @@ def main():
     else:
         sources = [(value, lambda prefix, size=int(value): generate(prefix, size))
                    for value in args.sizes.split(",")]
+    paired = []
     for name, make in sources:
         root = pathlib.Path(args.dir) / name
         prefix, lock = root / "prefix", root / "lock.json"
@@ -258,7 +273,7 @@ def main():
                            lambda: run_process(floor)))
         rattler_read = rattler_read_all(records, tolerant=bool(args.records_from))
         if not args.only_envcheck:
-            contenders += [("Python json.load of every record (in-process)", run_in_process_of(json_load_all(records))),
+            contenders += [(JSON_LOAD, run_in_process_of(json_load_all(records))),
                            ("py-rattler PrefixRecord.from_path (in-process)", run_in_process_of(rattler_read))]
             if uv and not args.records_from:
                 contenders.append(("uv pip list --prefix", lambda: run_process([uv, "pip", "list", "--prefix",
@@ -268,14 +283,20 @@ def main():
                     [sys.executable, "-m", "pip", "list", "--path", str(prefix / SITE)])))
         for _, run in contenders:  # warm the page cache and the interpreter's imports
             run()
-        results = measure(contenders, args.runs)
+        results, samples = measure(contenders, args.runs)
         ours = results[contenders[0][0]][0]
         for label, (wall, cpu, rss) in results.items():
             rss_text = f"{rss / 1024:.1f} MB" if rss is not None else ""
             print(f"| {size:,}{' real' if args.records_from else ''} | {megabytes:.1f} | {label} | {wall * 1e3:.1f} ms | {cpu * 1e3:.1f} ms | {rss_text} | "
                   f"{wall / ours:.2f} |", flush=True)
+        if JSON_LOAD in samples:
+            median, low, high = paired_ratio(samples, contenders[0][0], JSON_LOAD)
+            paired.append(f"{size:,} records: `{contenders[0][0]}` over `json.load`, round by round: "
+                          f"median {median:.3f} (quartiles {low:.3f} to {high:.3f}, {args.runs} rounds)")
         if rattler_read.refused:
             print(f"\npy-rattler refused {rattler_read.refused} of the {size:,} records (read to the error)")
+    if paired:
+        print("\n" + "\n".join(f"- {line}" for line in paired))
 
 
 def run_in_process_of(function):
