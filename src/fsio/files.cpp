@@ -16,8 +16,6 @@
 
 #include <climits>
 
-#include "fsio/heap.hpp"
-
 namespace envcheck::fsio
 {
     namespace
@@ -165,10 +163,6 @@ namespace envcheck::fsio
                 ::close(fd);
                 return util::unexpected(
                   too_large(path, limit, static_cast<std::uint64_t>(info.st_size)));
-            }
-            if (static_cast<std::uint64_t>(info.st_size) >= large_heap_input_bytes)
-            {
-                expect_large_heap(); // before the text's own pages are touched
             }
             std::string content;
             content.reserve(static_cast<std::size_t>(info.st_size));

@@ -18,7 +18,6 @@
 #include "formats/conda_meta.hpp"
 #include "formats/dist_info.hpp"
 #include "fsio/files.hpp"
-#include "fsio/heap.hpp"
 #include "model/lock.hpp"
 #include "prefix/parallel.hpp"
 #include "util/strings.hpp"
@@ -453,10 +452,6 @@ namespace envcheck::prefix
             const auto names =
               conda_meta ? record_names(conda_meta.get()) : std::vector<std::string>{};
             const int directory = conda_meta ? ::dirfd(conda_meta.get()) : -1;
-            if (names.size() >= fsio::large_heap_records)
-            {
-                fsio::expect_large_heap();
-            }
             // The packages are constructed here, in place, and each thread moves the record it
             // reads into its own slot (issue 19): a table of whole records allocated per record
             // and moved into the list afterwards cost 600 bytes of fresh memory per record and
