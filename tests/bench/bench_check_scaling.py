@@ -184,8 +184,9 @@ def rattler_read_all(records, tolerant=False):
 
 def measure(contenders, runs):
     """Each contender once per round; each round starts one contender later, so that every one
-    is measured in every place of the order alike (a process measured right after `pip list`
-    ran a few percent slower than the same one measured later in the round)."""
+    is measured in every place of the order (equally often when the rounds are a multiple of the
+    contenders): a process measured right after `pip list` ran a few percent slower than the
+    same one measured later in the round."""
     samples = {label: [] for label, _ in contenders}
     for round_index in range(runs):
         shift = round_index % len(contenders)
@@ -203,7 +204,7 @@ def paired_ratio(samples, label, reference):
     """The median and quartiles of `label`'s wall time over `reference`'s in the same round: the
     VM's speed drifts by 10% and more within a minute, and both contenders of a round see the same
     drift, which the ratio of the two medians does not cancel."""
-    ratios = sorted(ours[0] / theirs[0] for ours, theirs in zip(samples[label], samples[reference]))
+    ratios = [ours[0] / theirs[0] for ours, theirs in zip(samples[label], samples[reference])]
     quartiles = statistics.quantiles(ratios, n=4) if len(ratios) > 1 else [ratios[0]] * 3
     return quartiles[1], quartiles[0], quartiles[2]
 
