@@ -27,3 +27,9 @@ endforeach()
 if(TEST py_cli_test_precommit)
     set_property(TEST py_cli_test_precommit APPEND PROPERTY LABELS selfbuild)
 endif()
+
+# The profile-guided build's test builds envcheck twice of its own (ENVCHECK_PGO,
+# tests/bench/test_pgo.py): selfbuild as well.
+if(TEST py_bench_test_pgo)
+    set_property(TEST py_bench_test_pgo APPEND PROPERTY LABELS selfbuild)
+endif()
