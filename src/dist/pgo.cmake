@@ -3,7 +3,7 @@
 # runs the training workload (tests/bench/pgo_training.py: lock, check, lint, diff and export of
 # a generated 1,500-record conda prefix and its environment file), which writes GCC's profiles;
 # then every C and C++ file of this build is compiled with them. About twice the build's time
-# for 5 to 8% less time checking and linting (tests/bench/RESULTS.md, "Profile-guided
+# for 4 to 9% less time checking and linting (tests/bench/RESULTS.md, "Profile-guided
 # optimization"). Files the training does not reach, and those built differently (the instrumented
 # build has no CUDA kernels), are optimized as without a profile.
 #
