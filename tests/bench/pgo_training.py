@@ -5,8 +5,9 @@ Runs an instrumented envcheck on what its users run most, offline and without a 
 generated conda prefix of 1,500 records shaped like conda-forge's (bench_check_scaling's
 generator, so training and benchmark read the same shape), its environment file with a pip
 section, and a lock of it. The commands: `lock`; `check` against the lock on both thread counts
-and in each report format people feed to machines; `check` against the environment file;
-`lint` of the environment file; `diff` and `export` of the lock; `--version`.
+and in four report formats (JSON, JUnit, Prometheus, Markdown); `check` against the
+environment file; `lint` of the environment file; `diff` of the lock; `export` of the lock and
+of the prefix; `--version`.
 
 Exits 1 when a command crashes, hangs, or leaves no profiles behind: a build trained on an
 error path would be optimized for the wrong code.
