@@ -47,7 +47,7 @@ elseif(ENVCHECK_PGO)
                               CMAKE_C_FLAGS CMAKE_CXX_FLAGS
                               CMAKE_EXE_LINKER_FLAGS CMAKE_C_COMPILER_LAUNCHER
                               CMAKE_CXX_COMPILER_LAUNCHER ENVCHECK_PORTABLE
-                              ENVCHECK_STATIC_RUNTIME ENVCHECK_JEMALLOC ENVCHECK_GLIBC_FLOOR)
+                              ENVCHECK_STATIC_RUNTIME ENVCHECK_JEMALLOC)
         if(DEFINED ${variable} AND NOT "${${variable}}" STREQUAL "")
             list(APPEND pgo_forwarded "-D${variable}=${${variable}}")
         endif()
@@ -67,7 +67,7 @@ elseif(ENVCHECK_PGO)
     set(pgo_training ${PROJECT_SOURCE_DIR}/tests/bench/pgo_training.py)
     add_custom_command(
         OUTPUT ${pgo_dir}/trained.stamp
-        COMMAND ${CMAKE_COMMAND} -E rm -rf ${pgo_profiles} ${pgo_dir}/work
+        COMMAND ${CMAKE_COMMAND} -E rm -rf ${pgo_profiles}
         COMMAND Python3::Interpreter ${pgo_training} --envcheck ${pgo_instrumented}
                 --work ${pgo_dir}/work --profiles ${pgo_profiles}
         COMMAND ${CMAKE_COMMAND} -E touch ${pgo_dir}/trained.stamp
